@@ -1,0 +1,1 @@
+"""kernel-genome engine: fills the holes of GPU kernel templates by search."""

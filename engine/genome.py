@@ -1,0 +1,199 @@
+"""Typed genes, search spaces with declared constraints, and immutable genomes.
+
+A ``Space`` is data loaded from ``genomes/*.toml`` (see ``engine.space_file``). A ``Genome`` is
+one filling of a template's holes; it is validated against its space before anything is
+rendered or compiled, and named by a stable ``genome_id``: a hash of its canonical parameters
+and of the template it fills.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from engine.expr import Expression
+
+Value = int | str | bool
+
+
+@dataclass(frozen=True)
+class Gene:
+    """One hole of a template: a name, the values it may take, and its default."""
+
+    name: str
+    kind: str  # "int", "pow2", "choice", "categorical", "bool"
+    values: tuple[Value, ...]
+    default: Value
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.values:
+            raise ValueError(f"gene {self.name} has no values")
+        if len(set(map(_canon, self.values))) != len(self.values):
+            raise ValueError(f"gene {self.name} lists a value twice")
+        if not self.admits(self.default):
+            raise ValueError(f"gene {self.name}: default {self.default!r} is not one of {list(self.values)}")
+
+    def admits(self, value: Any) -> bool:
+        # bool is an int in Python: keep True from passing as 1 and 1 as True.
+        return any(type(value) is type(v) and value == v for v in self.values)
+
+    def index(self, value: Value) -> int:
+        for i, v in enumerate(self.values):
+            if type(value) is type(v) and value == v:
+                return i
+        raise ValueError(f"{value!r} is not a value of gene {self.name}")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    expr: Expression
+    why: str
+
+    @property
+    def text(self) -> str:
+        return self.expr.text
+
+
+class InvalidGenome(ValueError):
+    """Parameters that lie outside their space; the message names the gene or constraint."""
+
+
+@dataclass(frozen=True)
+class Space:
+    name: str
+    genes: tuple[Gene, ...]
+    constraints: tuple[Constraint, ...] = ()
+    source: str = ""  # the file it came from, for messages
+
+    def __post_init__(self) -> None:
+        names = [g.name for g in self.genes]
+        if len(set(names)) != len(names):
+            raise ValueError(f"space {self.name} declares a gene twice")
+        for c in self.constraints:
+            unknown = c.expr.names - set(names)
+            if unknown:
+                raise ValueError(f"constraint {c.text!r} reads unknown genes {sorted(unknown)}")
+
+    @property
+    def gene_names(self) -> tuple[str, ...]:
+        return tuple(g.name for g in self.genes)
+
+    def gene(self, name: str) -> Gene:
+        for g in self.genes:
+            if g.name == name:
+                return g
+        raise KeyError(name)
+
+    def violations(self, params: Mapping[str, Value]) -> list[str]:
+        """Every reason ``params`` is not a member of this space (empty when it is)."""
+        problems = []
+        extra = set(params) - set(self.gene_names)
+        if extra:
+            problems.append(f"unknown genes {sorted(extra)}")
+        for g in self.genes:
+            if g.name not in params:
+                problems.append(f"gene {g.name} is missing")
+            elif not g.admits(params[g.name]):
+                problems.append(f"gene {g.name}={params[g.name]!r} is not one of {list(g.values)}")
+        if problems:
+            return problems
+        for c in self.constraints:
+            try:
+                ok = c.expr.evaluate(params)
+            except Exception as exc:  # a constraint that cannot be evaluated excludes the point
+                problems.append(f"constraint {c.text!r} failed to evaluate: {exc}")
+                continue
+            if not ok:
+                problems.append(f"violates {c.text!r} ({c.why})" if c.why else f"violates {c.text!r}")
+        return problems
+
+    def is_valid(self, params: Mapping[str, Value]) -> bool:
+        return not self.violations(params)
+
+    def default_params(self) -> dict[str, Value]:
+        return {g.name: g.default for g in self.genes}
+
+    def sample(self, rng: random.Random, max_tries: int = 10_000) -> dict[str, Value]:
+        """A uniformly drawn member of the space, by rejection against the constraints."""
+        for _ in range(max_tries):
+            params = {g.name: rng.choice(g.values) for g in self.genes}
+            if self.is_valid(params):
+                return params
+        raise RuntimeError(f"space {self.name}: no valid genome in {max_tries} draws; constraints too tight?")
+
+    def size(self) -> int:
+        n = 1
+        for g in self.genes:
+            n *= len(g.values)
+        return n
+
+
+def _canon(value: Value) -> str:
+    return json.dumps(value)
+
+
+def canonical_json(params: Mapping[str, Value]) -> str:
+    return json.dumps(dict(sorted(params.items())), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Genome:
+    """One filling of a template's holes. Build with ``Genome.make`` so it is validated."""
+
+    params_json: str
+    template_hash: str
+    genome_id: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        digest = hashlib.sha256(f"{self.template_hash}\n{self.params_json}".encode()).hexdigest()
+        object.__setattr__(self, "genome_id", digest[:16])
+
+    @classmethod
+    def make(cls, space: Space, params: Mapping[str, Value], template_hash: str) -> "Genome":
+        problems = space.violations(params)
+        if problems:
+            raise InvalidGenome(f"genome outside space {space.name}: " + "; ".join(problems))
+        return cls(canonical_json(params), template_hash)
+
+    @property
+    def params(self) -> dict[str, Value]:
+        return json.loads(self.params_json)
+
+
+def parse_params(text: str, where: str) -> dict[str, Value]:
+    """Parameters from a JSON object (the ``--genome`` argument), with the fault named."""
+    try:
+        params = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    if not isinstance(params, dict):
+        raise ValueError(f"{where}: a genome is a JSON object of gene names to values")
+    return params
+
+
+def complete(space: Space, partial: Mapping[str, Value]) -> dict[str, Value]:
+    """The space's defaults overlaid with ``partial`` (so users name only the genes they change)."""
+    unknown = set(partial) - set(space.gene_names)
+    if unknown:
+        raise InvalidGenome(f"genome outside space {space.name}: unknown genes {sorted(unknown)}")
+    merged = space.default_params()
+    merged.update(partial)
+    return merged
+
+
+def neighbours(space: Space, params: Mapping[str, Value]) -> Sequence[dict[str, Value]]:
+    """Valid genomes one gene step away (used for repair and local moves)."""
+    out = []
+    for g in space.genes:
+        i = g.index(params[g.name])
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(g.values):
+                cand = dict(params)
+                cand[g.name] = g.values[j]
+                if space.is_valid(cand):
+                    out.append(cand)
+    return out

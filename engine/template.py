@@ -1,0 +1,105 @@
+"""Kernel templates: front matter, content hash and strict rendering.
+
+A template opens with a Jinja comment holding TOML that says what it is::
+
+    {#- kernel-genome
+    problem = "sparse_mla_decode"      # a problem in evaluators/
+    language = "triton"                # triton | cuda
+    entry = "sparse_mla_decode"        # the function the harness calls
+    space = "../genomes/sparse_mla_triton.toml"   # relative to the template
+    -#}
+
+Rendering uses ``StrictUndefined``: a hole the genome does not fill is an error, never an
+empty string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+import jinja2
+import jinja2.meta
+
+from engine.errors import UserError
+from engine.genome import Space, Value
+from engine.space_file import load_space
+
+_FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
+_REQUIRED = ("problem", "language", "entry", "space")
+LANGUAGES = ("triton", "cuda")
+
+
+class RenderError(Exception):
+    """The template could not be rendered for a genome (undefined hole, template bug)."""
+
+
+@dataclass(frozen=True)
+class Template:
+    path: Path
+    text: str
+    problem: str
+    language: str
+    entry: str
+    space_path: Path
+
+    @property
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()[:16]
+
+    def load_space(self) -> Space:
+        return load_space(self.space_path)
+
+    def check_holes(self, space: Space) -> None:
+        """Every variable the template reads must be a gene of its space."""
+        holes = jinja2.meta.find_undeclared_variables(_environment().parse(self.text))
+        unfilled = sorted(holes - set(space.gene_names))
+        if unfilled:
+            raise UserError(f"{self.path}: template reads undefined variables {unfilled} "
+                            f"(not genes of {self.space_path.name})")
+
+    def render(self, params: Mapping[str, Value]) -> str:
+        return render_text(self.text, params, str(self.path))
+
+
+def load_template(path: Path) -> Template:
+    if not path.is_file():
+        raise UserError(f"{path}: template not found")
+    text = path.read_text()
+    m = _FRONT.match(text)
+    if not m:
+        raise UserError(f"{path}: no front matter; a template opens with '{{#- kernel-genome' TOML '-#}}'")
+    try:
+        meta = tomllib.loads(m.group(1))
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: malformed front matter: {exc}") from None
+    missing = [k for k in _REQUIRED if not isinstance(meta.get(k), str)]
+    if missing:
+        raise UserError(f"{path}: front matter lacks {missing}")
+    if meta["language"] not in LANGUAGES:
+        raise UserError(f"{path}: language {meta['language']!r} is not one of {LANGUAGES}")
+    # Parse once here so a syntax error is reported before any genome is tried.
+    try:
+        _environment().parse(text)
+    except jinja2.TemplateSyntaxError as exc:
+        raise UserError(f"{path}:{exc.lineno}: template syntax error: {exc.message}") from None
+    return Template(path, text, meta["problem"], meta["language"], meta["entry"],
+                    (path.parent / meta["space"]).resolve())
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                              autoescape=False)
+
+
+def render_text(text: str, params: Mapping[str, Value], where: str) -> str:
+    try:
+        return _environment().from_string(text).render(**params)
+    except jinja2.UndefinedError as exc:
+        raise RenderError(f"{where}: {exc.message}") from None
+    except jinja2.TemplateError as exc:
+        raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None

@@ -1,0 +1,1 @@
+"""Problem definitions and the evaluation harness. Never imports ``engine``."""

@@ -1,0 +1,78 @@
+"""Timing of one call on one workload.
+
+GPU: the call is captured in a CUDA graph (a candidate that cannot be captured fails here) and
+replayed; before each timed replay a 2x-L2 buffer is rewritten, so every call starts with a
+cold L2 as it would between layers of a model, and the flush also keeps the GPU busy while the
+host enqueues the replay. Events bracket the replay alone on the current stream.
+CPU (interpreter): wall-clock per call; such timings say nothing about a GPU and are marked.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+
+
+@dataclass(frozen=True)
+class Timing:
+    median_us: float
+    iqr_us: float
+    min_us: float
+    n: int
+
+
+def summarize(samples_us: list[float]) -> Timing:
+    s = sorted(samples_us)
+    q = statistics.quantiles(s, n=4, method="inclusive") if len(s) > 1 else [s[0]] * 3
+    return Timing(statistics.median(s), q[2] - q[0], s[0], len(s))
+
+
+class GraphTimer:
+    def __init__(self, device: torch.device, l2_bytes: int, warmup: int = 5, reps: int = 30):
+        self.device = device
+        self.warmup = warmup
+        self.reps = reps
+        self.flush = torch.empty(max(2 * l2_bytes, 1 << 20) // 4, dtype=torch.int32, device=device)
+
+    def capture(self, call: Callable[[], None]) -> torch.cuda.CUDAGraph:
+        side = torch.cuda.Stream(self.device)
+        side.wait_stream(torch.cuda.current_stream(self.device))
+        with torch.cuda.stream(side):  # torch wants a warm call off the capturing stream
+            call()
+        torch.cuda.current_stream(self.device).wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            call()
+        return graph
+
+    def time(self, graph: torch.cuda.CUDAGraph) -> Timing:
+        for _ in range(self.warmup):
+            graph.replay()
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(self.reps)]
+        for start, end in zip(starts, ends):
+            self.flush.random_(0, 1 << 30) if start is starts[0] else self.flush.add_(1)
+            start.record()
+            graph.replay()
+            end.record()
+        torch.cuda.synchronize(self.device)
+        return summarize([s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends)])
+
+
+class WallTimer:
+    """Interpreter timing: wall clock around synchronous calls."""
+
+    def __init__(self, reps: int = 2):
+        self.reps = reps
+
+    def time(self, call: Callable[[], None]) -> Timing:
+        samples = []
+        for _ in range(self.reps):
+            t0 = time.perf_counter()
+            call()
+            samples.append((time.perf_counter() - t0) * 1e6)
+        return summarize(samples)

@@ -1,0 +1,38 @@
+"""What a timing depends on besides the kernel: GPU, driver, CUDA, torch, triton, python."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+
+import torch
+
+
+def fingerprint(device: torch.device) -> dict[str, str]:
+    import triton
+
+    env = {
+        "device_kind": device.type,
+        "gpu": "",
+        "driver": "",
+        "cuda": torch.version.cuda or "",
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "python": platform.python_version(),
+        "host": platform.node(),
+    }
+    if device.type == "cuda":
+        env["gpu"] = torch.cuda.get_device_name(device)
+        env["driver"] = _driver_version()
+    else:
+        env["gpu"] = "none (Triton interpreter on CPU)"
+    return env
+
+
+def _driver_version() -> str:
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=20)
+        return out.stdout.strip().splitlines()[0] if out.returncode == 0 and out.stdout else ""
+    except (OSError, subprocess.TimeoutExpired):
+        return ""

@@ -1,0 +1,154 @@
+"""The stages of one evaluation inside the worker: load -> compile -> verify -> bench.
+
+Each stage may end the evaluation with a typed status. Inputs are drawn fresh from the
+request's seed for every check and every timed workload; outputs are poisoned with NaN before
+every call; the largest workload is always among the verified shapes; the outputs produced by
+the timed graph replays are checked against the reference afterwards.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+from evaluators.bench import GraphTimer, WallTimer
+from evaluators.environment import fingerprint
+from evaluators.hardware import find_hardware, roofline_floor_s
+from evaluators.problems import PROBLEMS
+from evaluators.status import Status
+from evaluators.triton_backend import CompileError, is_compile_failure, load_entry
+
+
+class StageFailure(Exception):
+    def __init__(self, status: Status, stage: str, message: str):
+        super().__init__(message)
+        self.status, self.stage = status, stage
+
+
+class Evaluator:
+    def __init__(self, device: torch.device, workdir: Path):
+        self.device = device
+        self.workdir = workdir
+        self.env = fingerprint(device)
+        self.hw = find_hardware(self.env["gpu"]) if device.type == "cuda" else None
+        self._pools: dict[str, torch.Tensor] = {}
+        self._timer = (GraphTimer(device, self.hw["l2_bytes"] if self.hw else 64 << 20)
+                       if device.type == "cuda" else WallTimer())
+
+    # -- entry -------------------------------------------------------------------------------
+    def evaluate(self, req: dict[str, Any]) -> dict[str, Any]:
+        result: dict[str, Any] = {"status": Status.OK.value, "stage": None, "error": None,
+                                  "compile_s": None, "verify_s": None, "bench_s": None,
+                                  "verify": [], "workloads": [], "env": self.env,
+                                  "hardware": self.hw["file"] if self.hw else None}
+        try:
+            problem = PROBLEMS[req["problem"]]()
+            fn = self._load(req)
+            self._stage(result, "compile", lambda: self._compile(problem, fn, req["seed"]))
+            self._stage(result, "verify", lambda: self._verify(problem, fn, req["seed"], result))
+            if req.get("bench", True):
+                self._stage(result, "bench", lambda: self._bench(problem, fn, req["seed"], result))
+        except StageFailure as failure:
+            result.update(status=failure.status.value, stage=failure.stage, error=str(failure)[:4000])
+        return result
+
+    def _stage(self, result: dict, name: str, body: Callable[[], None]) -> None:
+        t0 = time.perf_counter()
+        try:
+            body()
+        except StageFailure:
+            raise
+        except Exception as exc:  # the candidate raised: classify, keep the traceback's tail
+            raise StageFailure(self._classify(exc), name, _describe(exc)) from exc
+        finally:
+            result[f"{name}_s"] = time.perf_counter() - t0
+
+    def _classify(self, exc: BaseException) -> Status:
+        if is_compile_failure(exc):
+            return Status.COMPILE_ERROR
+        if isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower():
+            return Status.OUT_OF_MEMORY
+        return Status.RUNTIME_ERROR
+
+    # -- stages ------------------------------------------------------------------------------
+    def _load(self, req: dict[str, Any]) -> Callable:
+        if req.get("builtin") == "torch_reference":
+            from evaluators.sparse_mla import torch_reference_path
+            return torch_reference_path
+        if req["language"] != "triton":
+            raise StageFailure(Status.COMPILE_ERROR, "compile",
+                               f"language {req['language']!r} has no runner yet")
+        try:
+            return load_entry(req["source"], req["entry"], self.workdir)
+        except CompileError as exc:
+            raise StageFailure(Status.COMPILE_ERROR, "compile", str(exc)) from exc
+
+    def _compile(self, problem, fn: Callable, seed: int) -> None:
+        """First call on the smallest verification shape: JIT compilation happens here."""
+        w = min(problem.verify_shapes(self.device.type), key=lambda s: s.batch * s.context)
+        inp = problem.make_inputs(w, self._gen(seed, -1), self._pool(problem))
+        problem.call(fn, inp, problem.poisoned_outputs(w, self.device))
+        self._sync()
+
+    def _verify(self, problem, fn: Callable, seed: int, result: dict) -> None:
+        for i, w in enumerate(problem.verify_shapes(self.device.type)):
+            inp = problem.make_inputs(w, self._gen(seed, i), self._pool(problem))
+            outputs = problem.poisoned_outputs(w, self.device)
+            problem.call(fn, inp, outputs)
+            self._sync()
+            failure, errors = problem.check(inp, outputs)
+            result["verify"].append({"shape": w.name, **_finite(errors)})
+            if failure:
+                raise StageFailure(Status.INCORRECT, "verify", f"{w.name}: {failure}")
+
+    def _bench(self, problem, fn: Callable, seed: int, result: dict) -> None:
+        for i, w in enumerate(problem.workloads(self.device.type)):
+            inp = problem.make_inputs(w, self._gen(seed, 1000 + i), self._pool(problem))
+            outputs = problem.poisoned_outputs(w, self.device)
+            call = lambda: problem.call(fn, inp, outputs)  # noqa: E731
+            if self.device.type == "cuda":
+                timing = self._timer.time(self._timer.capture(call))
+            else:
+                timing = self._timer.time(call)
+            failure, _ = problem.check(inp, outputs)  # what the timed calls produced
+            if failure:
+                raise StageFailure(Status.INCORRECT, "bench",
+                                   f"{w.name}: output of the timed calls: {failure}")
+            result["workloads"].append(self._metrics(problem, w, timing))
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _metrics(self, problem, w, timing) -> dict[str, Any]:
+        seconds = timing.median_us * 1e-6
+        flops, nbytes = problem.flops(w), problem.bytes_moved(w)
+        floor = roofline_floor_s(flops, nbytes, self.hw) if self.hw else None
+        return {**w.to_dict(), "median_us": timing.median_us, "iqr_us": timing.iqr_us,
+                "min_us": timing.min_us, "n_samples": timing.n,
+                "tflops": flops / seconds / 1e12, "gbps": nbytes / seconds / 1e9,
+                "roofline_floor_us": floor * 1e6 if floor else None,
+                "roofline_frac": floor / seconds if floor else None}
+
+    def _pool(self, problem) -> torch.Tensor:
+        if problem.name not in self._pools:
+            self._pools[problem.name] = problem.new_pool(self.device)
+        return self._pools[problem.name]
+
+    def _gen(self, seed: int, salt: int) -> torch.Generator:
+        return torch.Generator(self.device).manual_seed((seed * 1_000_003 + salt) % (1 << 63))
+
+    def _sync(self) -> None:
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+
+
+def _describe(exc: BaseException) -> str:
+    tail = "".join(traceback.format_exception(exc)[-3:]).strip().replace("\n", " | ")
+    return f"{type(exc).__name__}: {exc} [{tail[-600:]}]"
+
+
+def _finite(d: dict[str, float]) -> dict[str, float | None]:
+    return {k: (v if v is not None and math.isfinite(v) else None) for k, v in d.items()}

@@ -1,0 +1,48 @@
+"""What a problem definition provides to the harness.
+
+A problem owns the reference implementation, the input generator, the workloads that are timed,
+the shapes that are verified, the tolerances, and the FLOP and byte counts of each workload.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Workload:
+    """One shape the kernel is timed (or verified) on."""
+
+    name: str
+    batch: int
+    heads: int
+    topk: int
+    context: int
+    invalid_fraction: float = 0.0   # share of indices set to -1 at random
+    empty_rows: int = 0             # query tokens whose indices are all -1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """An element passes if abs_err <= abs_tol or rel_err <= rel_tol; the tensor also needs a
+    relative L2 error ‖x-ref‖/‖ref‖ under rel_l2."""
+
+    abs_tol: float
+    rel_tol: float
+    rel_l2: float
+
+
+class Problem(Protocol):
+    name: str
+
+    def workloads(self, device_kind: str) -> list[Workload]: ...
+
+    def verify_shapes(self, device_kind: str) -> list[Workload]: ...
+
+    def flops(self, w: Workload) -> float: ...
+
+    def bytes_moved(self, w: Workload) -> float: ...

@@ -1,0 +1,147 @@
+"""Parent side of the worker: start it, send requests, enforce the time limit, restart it.
+
+A crash (signal, abort, illegal address) or a hang costs only the worker process, which is
+killed with its whole process group and started again before the next request. The parent
+never imports torch or touches the GPU.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from evaluators.status import Status
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class WorkerRunner:
+    def __init__(self, workdir: Path, log_path: Path, device: str = "auto",
+                 timeout_s: float = 600.0, startup_timeout_s: float = 600.0,
+                 gpu_index: int | None = None):
+        self.workdir, self.log_path = workdir, log_path
+        self.device, self.gpu_index = device, gpu_index
+        self.timeout_s, self.startup_timeout_s = timeout_s, startup_timeout_s
+        self.proc: subprocess.Popen | None = None
+        self.env: dict[str, str] | None = None
+        self.restarts = 0
+        self._fd = -1
+        self._buf = b""
+        self._eof = False
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> dict[str, str]:
+        read_fd, write_fd = os.pipe()
+        env = dict(os.environ, KG_RESPONSE_FD=str(write_fd), PYTHONUNBUFFERED="1",
+                   PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+        if self.device == "cpu":
+            env.update(KG_DEVICE="cpu", TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")
+        elif self.gpu_index is not None:
+            env["CUDA_VISIBLE_DEVICES"] = str(self.gpu_index)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "evaluators.worker", str(self.workdir)],
+                stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(write_fd,), env=env,
+                cwd=REPO_ROOT, start_new_session=True)
+        os.close(write_fd)
+        self._fd, self._buf, self._eof = read_fd, b"", False
+        hello = self._read(self.startup_timeout_s)
+        if not hello or not hello.get("ready"):
+            self.stop()
+            raise RuntimeError(f"the evaluation worker did not start; see {self.log_path}")
+        self.env = hello["env"]
+        return self.env
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            self.proc.wait()
+            if self.proc.stdin:
+                self.proc.stdin.close()
+            self.proc = None
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    close = stop
+
+    # -- requests ----------------------------------------------------------------------------
+    def evaluate(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self.stop()
+            self.start()
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write((json.dumps(request) + "\n").encode())
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # the worker is gone; _read reports how it died
+        t0 = time.monotonic()
+        reply = self._read(self.timeout_s)
+        if reply is None:
+            return self._failed(time.monotonic() - t0)
+        if reply.pop("restart", False):
+            self._restart()
+        return reply
+
+    def _failed(self, waited_s: float) -> dict[str, Any]:
+        if self._eof and self.proc is not None:
+            try:  # the pipe closed: the process is exiting; let it, to read how
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+        alive = self.proc is not None and self.proc.poll() is None
+        if alive:
+            status, error = Status.TIMEOUT, f"no answer within {self.timeout_s:g} s; worker killed"
+        else:
+            code = self.proc.returncode if self.proc else None
+            how = (f"killed by signal {signal.Signals(-code).name}" if code is not None and code < 0
+                   else f"exited with status {code}")
+            status, error = Status.WORKER_CRASH, f"worker {how} after {waited_s:.1f} s: {self._log_tail()}"
+        self._restart()
+        return {"status": status.value, "stage": None, "error": error, "verify": [], "workloads": [],
+                "env": self.env}
+
+    def _restart(self) -> None:
+        self.stop()
+        self.restarts += 1
+
+    def _read(self, timeout_s: float) -> dict[str, Any] | None:
+        deadline = time.monotonic() + timeout_s
+        while b"\n" not in self._buf:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([self._fd], [], [], min(remaining, 1.0))
+            if not ready:
+                if self.proc is not None and self.proc.poll() is not None:
+                    self._eof = True
+                    return None
+                continue
+            chunk = os.read(self._fd, 1 << 20)
+            if not chunk:
+                self._eof = True
+                return None
+            self._buf += chunk
+        line, self._buf = self._buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def _log_tail(self, n: int = 600) -> str:
+        try:
+            data = self.log_path.read_bytes()[-n:]
+        except OSError:
+            return ""
+        return data.decode(errors="replace").strip().replace("\n", " | ")

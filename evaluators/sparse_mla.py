@@ -1,0 +1,216 @@
+"""DeepSeek-V3.2 sparse MLA decode: shapes, inputs, float64 reference, tolerances, roofline.
+
+The kernel sees, per query token, 128 heads of a 576-wide query (512 latent + 64 RoPE), one
+latent KV head of 576 stored in a cache paged in blocks of 64 tokens, and the indices of the
+top-k (2048) selected rows, already mapped through the block table (``block * 64 + offset``,
+-1 = invalid). It returns the 512-wide latent output per head (bf16) and the natural-log LSE
+(fp32). A token whose indices are all invalid gets out = 0 and lse = +inf (FlashMLA's rule).
+Facts: ../shared/reference/sparse_mla_facts.md, sections 1.5, 1.7, 2.1 and 3.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from evaluators.problem import Tolerance, Workload
+
+D_QK = 576
+D_V = 512
+PAGE = 64
+SOFTMAX_SCALE = 0.135234  # 192**-0.5 * (1 + 0.1 ln 40)**2, the model's value with YaRN
+KV_BYTES = D_QK * 2  # bf16 row
+
+OUT_TOL = Tolerance(abs_tol=1e-3, rel_tol=2.01 / 128, rel_l2=1e-2)
+LSE_TOL = Tolerance(abs_tol=1e-3, rel_tol=8.01 / 65536, rel_l2=1e-4)
+
+
+@dataclass
+class Inputs:
+    q: torch.Tensor         # [B, H, 576] bf16
+    kv_cache: torch.Tensor  # [blocks, 64, 576] bf16
+    indices: torch.Tensor   # [B, topk] int32
+    sm_scale: float
+
+
+class SparseMlaDecode:
+    name = "sparse_mla_decode"
+
+    def workloads(self, device_kind: str) -> list[Workload]:
+        if device_kind == "cpu":
+            # Interpreter scale: the same structure (many heads, top-k >> tile, long context).
+            return [Workload(f"b{b}_ctx{c // 1024}k", b, 64, 256, c) for b in (1, 4) for c in (1024, 4096)]
+        return [Workload(f"b{b}_ctx{c // 1024}k", b, 128, 2048, c)
+                for b in (1, 8, 64, 128) for c in (4096, 32768, 131072)]
+
+    def verify_shapes(self, device_kind: str) -> list[Workload]:
+        largest = max(self.workloads(device_kind), key=lambda w: (w.batch * w.context, w.batch))
+        if device_kind == "cpu":
+            return [Workload("short_ctx_invalid", 3, 64, 256, 200, invalid_fraction=0.1, empty_rows=1),
+                    largest,
+                    Workload("sparse_invalid", 2, 64, 256, 2048, invalid_fraction=0.3)]
+        return [Workload("short_ctx_invalid", 3, 128, 2048, 1000, invalid_fraction=0.1, empty_rows=1),
+                largest,
+                Workload("sparse_invalid", 8, 128, 2048, 32768, invalid_fraction=0.25)]
+
+    def flops(self, w: Workload) -> float:
+        return 2.0 * w.batch * w.heads * self.valid_rows(w) * (D_QK + D_V)
+
+    def bytes_moved(self, w: Workload) -> float:
+        per_token = (self.valid_rows(w) * KV_BYTES + w.heads * D_QK * 2 + w.heads * D_V * 2
+                     + w.topk * 4 + w.heads * 4)
+        return float(w.batch * per_token)
+
+    @staticmethod
+    def valid_rows(w: Workload) -> int:
+        return min(w.topk, w.context)
+
+    @staticmethod
+    def pool_rows(workloads: list[Workload]) -> int:
+        return max(w.batch * _blocks_per_token(w) * PAGE for w in workloads)
+
+    # -- what the harness calls ------------------------------------------------------------
+    def new_pool(self, device: torch.device) -> torch.Tensor:
+        shapes = self.workloads(device.type) + self.verify_shapes(device.type)
+        return torch.empty(self.pool_rows(shapes), D_QK, dtype=torch.bfloat16, device=device)
+
+    def make_inputs(self, w: Workload, gen: torch.Generator, pool: torch.Tensor) -> Inputs:
+        return make_inputs(w, gen, pool.device, pool)
+
+    @staticmethod
+    def poisoned_outputs(w: Workload, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        # NaN everywhere: an element the kernel does not write cannot pass the check.
+        return (torch.full((w.batch, w.heads, D_V), float("nan"), dtype=torch.bfloat16, device=device),
+                torch.full((w.batch, w.heads), float("nan"), dtype=torch.float32, device=device))
+
+    @staticmethod
+    def call(fn, inp: Inputs, outputs: tuple[torch.Tensor, torch.Tensor]) -> None:
+        fn(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, *outputs)
+
+    @staticmethod
+    def check(inp: Inputs, outputs: tuple[torch.Tensor, torch.Tensor]) -> tuple[str | None, dict]:
+        """(failure or None, error figures) of the outputs against the float64 reference."""
+        ref_out, ref_lse = reference(inp)
+        out, lse = outputs
+        errors = {"out_rel_l2": rel_l2(out, ref_out), "lse_rel_l2": rel_l2(lse, ref_lse)}
+        failure = compare("out", out, ref_out, OUT_TOL, row_scaled=True) or compare("lse", lse, ref_lse, LSE_TOL)
+        return failure, errors
+
+
+def _blocks_per_token(w: Workload) -> int:
+    return math.ceil(w.context / PAGE)
+
+
+def make_inputs(w: Workload, gen: torch.Generator, device: torch.device,
+                pool: torch.Tensor) -> Inputs:
+    """Fresh inputs for one call: query, cache contents, block table and top-k indices.
+
+    ``pool`` is a flat [rows, 576] bf16 buffer reused across calls (its contents are redrawn
+    here) so that the 128K-context workloads do not reallocate 19 GB each time.
+    """
+    n_blocks = w.batch * _blocks_per_token(w)
+    cache = pool[: n_blocks * PAGE].view(n_blocks, PAGE, D_QK)
+    cache.normal_(generator=gen)
+    q = torch.randn(w.batch, w.heads, D_QK, generator=gen, device=device).to(torch.bfloat16)
+    return Inputs(q, cache, _indices(w, gen, device, n_blocks), SOFTMAX_SCALE)
+
+
+def _indices(w: Workload, gen: torch.Generator, device: torch.device, n_blocks: int) -> torch.Tensor:
+    per_token = _blocks_per_token(w)
+    block_table = torch.randperm(n_blocks, generator=gen, device=device).view(w.batch, per_token)
+    k = min(w.topk, w.context)
+    # topk of uniform keys = k distinct tokens of the context, in random order
+    keys = torch.rand(w.batch, w.context, generator=gen, device=device)
+    tokens = keys.topk(k, dim=1).indices
+    rows = block_table.gather(1, tokens // PAGE) * PAGE + tokens % PAGE
+    idx = torch.full((w.batch, w.topk), -1, dtype=torch.int32, device=device)
+    idx[:, :k] = rows.to(torch.int32)
+    if w.invalid_fraction:
+        drop = torch.rand(w.batch, w.topk, generator=gen, device=device) < w.invalid_fraction
+        idx[drop] = -1
+    if w.empty_rows:
+        idx[: w.empty_rows] = -1
+    return idx
+
+
+def reference(inp: Inputs, chunk: int = 4) -> tuple[torch.Tensor, torch.Tensor]:
+    """float64 out [B,H,512] and lse [B,H]; chunked over the batch to bound memory."""
+    kv = inp.kv_cache.view(-1, D_QK)
+    outs, lses = [], []
+    for b0 in range(0, inp.q.shape[0], chunk):
+        idx = inp.indices[b0:b0 + chunk]
+        valid = idx >= 0
+        rows = kv[idx.clamp(min=0).long()].double()                    # [b, k, 576]
+        s = torch.einsum("bhd,bkd->bhk", inp.q[b0:b0 + chunk].double(), rows) * inp.sm_scale
+        s = s.masked_fill(~valid[:, None, :], float("-inf"))
+        lse = torch.logsumexp(s, dim=-1)
+        empty = ~valid.any(dim=-1)
+        p = torch.exp(s - lse[..., None].masked_fill(empty[:, None, None], 0.0))
+        out = torch.einsum("bhk,bkd->bhd", p.nan_to_num(0.0), rows[..., :D_V])
+        out[empty] = 0.0
+        lse[empty] = float("inf")
+        outs.append(out)
+        lses.append(lse)
+    return torch.cat(outs), torch.cat(lses)
+
+
+def compare(name: str, got: torch.Tensor, ref: torch.Tensor, tol: Tolerance,
+            row_scaled: bool = False) -> str | None:
+    """None when ``got`` passes, else one line saying what failed.
+
+    An element passes if |got - ref| <= abs_tol + rel_tol * scale, where scale is |ref| or,
+    with ``row_scaled``, the largest |ref| of its row (last dimension): a bf16 output of a
+    softmax-weighted sum carries rounding of the row's largest terms, not of its own value.
+    """
+    g = got.double()
+    if torch.isnan(g).any():
+        n = int(torch.isnan(g).sum())
+        return f"{name}: {n} of {g.numel()} elements are NaN (unwritten or invalid)"
+    inf_ref, inf_got = torch.isinf(ref), torch.isinf(g)
+    if not torch.equal(inf_ref, inf_got) or not torch.equal(ref[inf_ref], g[inf_got]):
+        return f"{name}: infinities differ from the reference ({int(inf_got.sum())} vs {int(inf_ref.sum())})"
+    fin = ~inf_ref
+    r = ref.masked_fill(inf_ref, 0.0)
+    err = (g.masked_fill(inf_got, 0.0) - r).abs()
+    scale = r.abs().amax(dim=-1, keepdim=True).expand_as(r) if row_scaled else r.abs()
+    bad = (err > tol.abs_tol + tol.rel_tol * scale) & fin
+    if bad.any():
+        i = int(err.masked_fill(~bad, -1).flatten().argmax())
+        return (f"{name}: {int(bad.sum())} of {int(fin.sum())} elements out of tolerance "
+                f"(worst got {float(g.flatten()[i]):.6g} want {float(r.flatten()[i]):.6g})")
+    rel = rel_l2(got, ref)
+    if rel > tol.rel_l2:
+        return f"{name}: relative L2 error {rel:.3g} above {tol.rel_l2:g}"
+    return None
+
+
+def rel_l2(got: torch.Tensor, ref: torch.Tensor) -> float:
+    fin = ~torch.isinf(ref)
+    g, r = got.double()[fin], ref[fin]
+    norm = float(r.norm())
+    return float((g - r).norm()) / norm if norm > 0 else 0.0
+
+
+def torch_reference_path(q: torch.Tensor, kv_cache: torch.Tensor, indices: torch.Tensor,
+                         sm_scale: float, out: torch.Tensor, lse: torch.Tensor) -> None:
+    """The plain PyTorch path (gather + matmul + softmax in bf16/fp32), the baseline to beat."""
+    kv = kv_cache.view(-1, D_QK)
+    valid = indices >= 0
+    rows = kv[indices.clamp(min=0).long()]                                   # [B, k, 576] bf16
+    s = _scores_fp32(q, rows.transpose(1, 2)) * sm_scale                    # [B, H, k]
+    s = s.masked_fill(~valid[:, None, :], float("-inf"))
+    l = torch.logsumexp(s, dim=-1)
+    empty = ~valid.any(dim=-1)
+    p = torch.exp(s - l.masked_fill(empty[:, None], 0.0)[..., None])
+    out.copy_(torch.bmm(p.to(rows.dtype), rows[..., :D_V]))
+    lse.copy_(l.masked_fill(empty[:, None], float("inf")))
+
+
+def _scores_fp32(q: torch.Tensor, rows_t: torch.Tensor) -> torch.Tensor:
+    # bf16 scores would round the logits (|q.k| ~ 30) by ~0.1: too coarse for the tolerance.
+    # CUDA has a bf16 x bf16 -> fp32 batched matmul; elsewhere upcast.
+    if q.is_cuda:
+        return torch.bmm(q, rows_t, out_dtype=torch.float32)
+    return torch.bmm(q.float(), rows_t.float())

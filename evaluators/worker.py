@@ -1,0 +1,66 @@
+"""The long-lived evaluation process (one per GPU). Started by ``evaluators.runner``.
+
+Protocol: one JSON request per line on stdin; one JSON reply per line on the file descriptor
+named by KG_RESPONSE_FD. The process's own stdout is pointed at stderr (the log), so whatever a
+candidate prints cannot corrupt the replies. After a runtime fault on a GPU the reply asks to be
+restarted: sticky CUDA errors poison the context for everything that follows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+
+def main() -> None:
+    replies = os.fdopen(int(os.environ["KG_RESPONSE_FD"]), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    import torch
+
+    cuda = os.environ.get("KG_DEVICE") != "cpu" and torch.cuda.is_available()
+    if not cuda:
+        os.environ["TRITON_INTERPRET"] = "1"  # read by Triton when kernels are decorated
+    from evaluators.triton_backend import patch_interpreter_bf16_dot
+
+    if not cuda:
+        patch_interpreter_bf16_dot()
+    else:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+    from evaluators.harness import Evaluator
+
+    device = torch.device("cuda", 0) if cuda else torch.device("cpu")
+    evaluator = Evaluator(device, Path(sys.argv[1]))
+    _send(replies, {"ready": True, "env": evaluator.env})
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req.get("op") == "exit":
+            break
+        result = evaluator.evaluate(req)
+        result["restart"] = cuda and result["status"] in ("runtime_error", "out_of_memory")
+        _send(replies, result)
+        if result["restart"]:
+            break
+
+
+def _send(stream, obj) -> None:
+    stream.write(json.dumps(_clean(obj), allow_nan=False) + "\n")
+    stream.flush()
+
+
+def _clean(obj):
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+if __name__ == "__main__":
+    main()
