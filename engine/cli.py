@@ -1,0 +1,151 @@
+"""python -m engine: evolve, eval and show."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from engine.errors import UserError
+from engine.genome import Genome, InvalidGenome, complete, parse_params
+from engine.loop import EvolveLoop
+from engine.run_folder import default_run_dir, open_run
+from engine.show import show
+from engine.store.reader import read_records
+from engine.store.writer import ResultsWriter
+from engine.strategies import STRATEGIES, make_strategy
+from engine.strategies.base import Proposal
+from engine.template import Template, load_template
+from evaluators.runner import WorkerRunner
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, no usage dump
+        print(f"engine: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m engine", description="Search GPU kernel templates for fast, correct genomes.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    ev = sub.add_parser("evolve", help="search a template's space; every attempt becomes a Parquet row")
+    ev.add_argument("template", type=Path)
+    ev.add_argument("--budget", type=_positive, default=150, help="genome evaluations (default 150)")
+    ev.add_argument("--strategy", choices=sorted(STRATEGIES), default="ga")
+    ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
+    ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
+    ev.add_argument("--resume", action="store_true", help="continue the run in --out")
+    _device_args(ev)
+
+    one = sub.add_parser("eval", help="evaluate one genome (the space's default if none) and print its record")
+    one.add_argument("template", type=Path)
+    one.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
+    one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
+    _device_args(one)
+
+    sh = sub.add_parser("show", help="best genome per workload and failure counts of a run folder")
+    sh.add_argument("run_dir", type=Path)
+    sh.add_argument("--top", type=_positive, default=5)
+    return p
+
+
+def _device_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
+                   help="auto: the GPU if there is one, else the Triton interpreter on the CPU")
+    p.add_argument("--timeout-s", type=float, default=600.0, help="limit per evaluation before the worker is killed")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show}[args.command](args)
+    except UserError as exc:
+        print(f"engine: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("engine: interrupted; results so far are on disk (continue with --resume)", file=sys.stderr)
+        return 130
+
+
+def _load(path: Path) -> tuple[Template, object]:
+    template = load_template(path)
+    space = template.load_space()
+    template.check_holes(space)
+    return template, space
+
+
+def _start_runner(args, workdir: Path, log: Path) -> tuple[WorkerRunner, bool]:
+    runner = WorkerRunner(workdir, log, device=args.device, timeout_s=args.timeout_s)
+    env = runner.start()
+    if args.device == "cuda" and env["device_kind"] != "cuda":
+        runner.stop()
+        raise UserError("--device cuda, but the worker found no CUDA GPU")
+    return runner, env["device_kind"] == "cpu"
+
+
+def cmd_evolve(args) -> int:
+    template, space = _load(args.template)
+    if args.resume and args.out is None:
+        raise UserError("--resume needs --out naming the run folder to continue")
+    run_dir = args.out or default_run_dir(template)
+    config = open_run(run_dir, template, args.strategy, args.seed, args.resume)
+    records = read_records(run_dir) if args.resume else []
+    strategy = make_strategy(args.strategy, space, args.seed)
+    runner, cpu_rows = _start_runner(args, run_dir / "kernels", run_dir / "worker.log")
+    print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
+          f"{len(records)} earlier rows)", file=sys.stderr)
+    try:
+        loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
+                          args.budget, cpu_rows)
+        loop.restore(records)
+        loop.run()
+    finally:
+        runner.stop()
+    show(run_dir, sys.stdout)
+    return 0
+
+
+def cmd_eval(args) -> int:
+    template, space = _load(args.template)
+    try:
+        params = (complete(space, parse_params(_genome_text(args.genome), "--genome")) if args.genome
+                  else space.default_params())
+        Genome.make(space, params, template.content_hash)
+    except (InvalidGenome, ValueError) as exc:
+        raise UserError(f"--genome: {exc}") from None
+    with tempfile.TemporaryDirectory(prefix="kg-eval-") as tmp:
+        writer = ResultsWriter(Path(tmp) / "run", "eval")
+        runner, cpu_rows = _start_runner(args, Path(tmp) / "kernels", Path(tmp) / "worker.log")
+        try:
+            loop = EvolveLoop(template, space, make_strategy("random", space, 0), runner, writer, 1, cpu_rows)
+            record = (loop.evaluate_reference() if args.reference
+                      else loop.attempt(Proposal(params, "eval")))
+        finally:
+            runner.stop()
+    print(json.dumps(record, default=str, indent=1))
+    return 0 if record["status"] == "ok" else 1
+
+
+def _genome_text(arg: str) -> str:
+    if arg.lstrip().startswith("{"):
+        return arg
+    path = Path(arg)
+    if not path.is_file():
+        raise UserError(f"--genome {arg}: neither a JSON object nor an existing file")
+    return path.read_text()
+
+
+def cmd_show(args) -> int:
+    show(args.run_dir, sys.stdout, args.top)
+    return 0

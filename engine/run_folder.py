@@ -1,0 +1,75 @@
+"""A run's folder: its config (run.json) and the checks that guard --resume."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from engine.errors import UserError
+from engine.store.schema import SCHEMA_VERSION
+from engine.template import Template
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    run_id: str
+    template: str
+    template_hash: str
+    space: str
+    space_hash: str
+    problem: str
+    language: str
+    strategy: str
+    seed: int
+    created_at: str
+    schema_version: int = SCHEMA_VERSION
+
+
+def file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def new_config(run_dir: Path, template: Template, strategy: str, seed: int) -> RunConfig:
+    return RunConfig(run_id=run_dir.name, template=str(template.path), template_hash=template.content_hash,
+                     space=str(template.space_path), space_hash=file_hash(template.space_path),
+                     problem=template.problem, language=template.language, strategy=strategy, seed=seed,
+                     created_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+
+
+def default_run_dir(template: Template, results_root: Path = Path("results")) -> Path:
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return results_root / f"{template.path.name.split('.')[0]}-{stamp}"
+
+
+def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume: bool) -> RunConfig:
+    """Create the folder of a new run, or check that an existing one may be resumed."""
+    config_path = run_dir / "run.json"
+    if not resume:
+        if run_dir.exists() and any(run_dir.iterdir()):
+            raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
+        run_dir.mkdir(parents=True, exist_ok=True)
+        config = new_config(run_dir, template, strategy, seed)
+        config_path.write_text(json.dumps(asdict(config), indent=2) + "\n")
+        return config
+    config = read_config(run_dir)
+    if config.template_hash != template.content_hash:
+        raise UserError(f"{run_dir}: --resume with template {template.path} (hash {template.content_hash}), "
+                        f"but the run was made with {config.template} (hash {config.template_hash})")
+    space_hash = file_hash(template.space_path)
+    if config.space_hash != space_hash:
+        raise UserError(f"{run_dir}: --resume, but the space file {template.space_path} changed since the run began")
+    return config
+
+
+def read_config(run_dir: Path) -> RunConfig:
+    path = run_dir / "run.json"
+    if not path.is_file():
+        raise UserError(f"{run_dir}: not a run folder (no run.json)")
+    try:
+        data = json.loads(path.read_text())
+        return RunConfig(**data)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise UserError(f"{path}: malformed run config: {exc}") from None

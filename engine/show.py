@@ -1,0 +1,66 @@
+"""Summaries of a finished (or running) run: best genome per workload, failures by status."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.run_folder import read_config
+from engine.scoring import workload_times
+from engine.store.reader import read_records
+
+
+def best_per_workload(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """workload name -> {record, workload figures} of the fastest ok genome there."""
+    best: dict[str, dict[str, Any]] = {}
+    for r in records:
+        if r["kind"] != "genome" or r["status"] != "ok":
+            continue
+        for w in r["workloads"]:
+            cur = best.get(w["name"])
+            if cur is None or w["median_us"] < cur["workload"]["median_us"]:
+                best[w["name"]] = {"record": r, "workload": w}
+    return best
+
+
+def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
+    config = read_config(run_dir)
+    records = read_records(run_dir)
+    genomes = [r for r in records if r["kind"] == "genome"]
+    reference = next((r for r in records if r["kind"] == "reference"), None)
+    cpu = any(r["cpu_row"] for r in records)
+    env = next((r["env"] for r in records if r["env"]), None) or {}
+    print(f"run {config.run_id}: {config.template} ({config.strategy}, seed {config.seed}), "
+          f"{len(genomes)} genome attempts", file=out)
+    print(f"device: {env.get('gpu', '?')}  torch {env.get('torch', '?')}  triton {env.get('triton', '?')}"
+          + ("  [CPU rows: interpreter timings, not GPU figures]" if cpu else ""), file=out)
+    counts = Counter(r["status"] for r in genomes)
+    print("status: " + ", ".join(f"{s} {n}" for s, n in counts.most_common()), file=out)
+    scored = sorted((r for r in genomes if r["score"] is not None), key=lambda r: r["score"])
+    if scored:
+        print(f"\ntop {min(top, len(scored))} by score (geomean time relative to {scored[0]['baseline']}):", file=out)
+        for r in scored[:top]:
+            print(f"  {r['score']:.3f}  {r['genome_id']}  {r['params_json']}", file=out)
+    ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
+    best = best_per_workload(records)
+    if best:
+        print("\nbest genome per workload (median us, IQR, TFLOP/s, fraction of roofline floor; "
+              "PyTorch reference path from the same run):", file=out)
+        print(f"  {'workload':<14}{'best us':>10}{'iqr':>8}{'TFLOP/s':>9}{'roofline':>9}{'torch us':>10}"
+              f"{'speedup':>9}  genome", file=out)
+        for name, b in best.items():
+            w = b["workload"]
+            ref = ref_times.get(name)
+            frac = f"{w['roofline_frac']:.2f}" if w.get("roofline_frac") is not None else "-"
+            ref_text = f"{ref:.1f}" if ref else "-"
+            speedup = f"{ref / w['median_us']:.2f}x" if ref else "-"
+            genome = b["record"]
+            print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
+                  f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)
+    failures = [r for r in genomes if r["status"] != "ok"]
+    if failures:
+        print("\nfailures (first of each status):", file=out)
+        for status in sorted({r["status"] for r in failures}):
+            r = next(f for f in failures if f["status"] == status)
+            print(f"  {status}: {(r['error'] or '')[:160]}", file=out)

@@ -1,0 +1,1 @@
+"""The results store: one schema, one writer, one reader."""

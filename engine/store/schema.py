@@ -1,0 +1,54 @@
+"""The Parquet schema of evaluation records, and its version.
+
+One row per attempt. Only ``engine.store.writer`` writes it; a change of the fields below
+bumps ``SCHEMA_VERSION`` and the reader refuses versions it does not know.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+
+WORKLOAD = pa.struct([
+    ("name", pa.string()), ("batch", pa.int32()), ("heads", pa.int32()), ("topk", pa.int32()),
+    ("context", pa.int32()), ("median_us", pa.float64()), ("iqr_us", pa.float64()),
+    ("min_us", pa.float64()), ("n_samples", pa.int32()), ("tflops", pa.float64()),
+    ("gbps", pa.float64()), ("roofline_floor_us", pa.float64()), ("roofline_frac", pa.float64()),
+])
+
+VERIFY = pa.struct([("shape", pa.string()), ("out_rel_l2", pa.float64()), ("lse_rel_l2", pa.float64())])
+
+ENV = pa.struct([(k, pa.string()) for k in
+                 ("device_kind", "gpu", "driver", "cuda", "torch", "triton", "python", "host")])
+
+SCHEMA = pa.schema([
+    ("schema_version", pa.int32()),
+    ("run_id", pa.string()),
+    ("attempt", pa.int64()),            # order of evaluation within the run
+    ("created_at", pa.timestamp("us", tz="UTC")),
+    ("kind", pa.string()),              # "genome", or "reference" for the PyTorch path
+    ("genome_id", pa.string()),
+    ("template", pa.string()),
+    ("template_hash", pa.string()),
+    ("problem", pa.string()),
+    ("language", pa.string()),
+    ("params_json", pa.string()),       # canonical JSON of the genome's parameters
+    ("parent_ids", pa.list_(pa.string())),
+    ("operator", pa.string()),          # how the genome was made: default, random, crossover, ...
+    ("strategy", pa.string()),
+    ("status", pa.string()),            # evaluators.status.Status value
+    ("stage", pa.string()),             # where a failure happened
+    ("error", pa.string()),
+    ("input_seed", pa.int64()),
+    ("compile_s", pa.float64()),
+    ("verify_s", pa.float64()),
+    ("bench_s", pa.float64()),
+    ("eval_s", pa.float64()),           # wall time of the whole evaluation, seen by the driver
+    ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows
+    ("verify", pa.list_(VERIFY)),
+    ("workloads", pa.list_(WORKLOAD)),
+    ("score", pa.float64()),            # geomean over workloads of time / baseline time
+    ("baseline", pa.string()),          # what the score is relative to
+    ("env", ENV),
+])

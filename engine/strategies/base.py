@@ -1,0 +1,37 @@
+"""The strategy protocol.
+
+Call order over a run: the loop calls ``ask(n)`` for up to n proposals, evaluates those it has
+not seen, then calls ``tell`` with one ``Told`` per proposal (a proposal already evaluated is
+told its earlier result). On ``--resume`` every earlier record is told first, in attempt
+order, before the first ``ask``; a strategy must accept results of genomes it did not propose.
+``objective`` is lower-is-better and ``None`` for a failed evaluation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from engine.genome import Value
+
+
+@dataclass(frozen=True)
+class Proposal:
+    params: dict[str, Value]
+    operator: str                  # "random", "crossover+mutation", "seed-default", ...
+    parent_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Told:
+    genome_id: str
+    params: dict[str, Value]
+    objective: float | None
+
+
+class Strategy(Protocol):
+    name: str
+
+    def ask(self, n: int) -> list[Proposal]: ...
+
+    def tell(self, results: Sequence[Told]) -> None: ...

@@ -1,0 +1,109 @@
+"""A single-objective genetic algorithm on DEAP's operators, with (mu + lambda) elitism.
+
+Genomes are encoded as one integer per gene: the index of its value in the gene's list, so
+crossover (uniform) and mutation (uniform integer) respect gene types by construction.
+Offspring that violate a declared constraint are re-drawn, never evaluated. DEAP draws from
+Python's global ``random``; its state is swapped in and out around each call so that a seeded
+run is reproducible and other users of ``random`` are untouched.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from contextlib import contextmanager
+from typing import Iterator, Sequence
+
+from deap import base, creator, tools
+
+from engine.genome import Space, Value, canonical_json
+from engine.strategies.base import Proposal, Told
+
+OPTIONS = {
+    "pop_size": ("parents kept between generations (the elite)", 16),
+    "cxpb": ("probability that a child comes from crossover of two parents", 0.7),
+    "mutpb": ("probability of mutating each gene of a child", None),  # None: 1.5 / genes
+    "tournsize": ("tournament size for parent selection", 3),
+    "repair_tries": ("re-draws of an invalid child before a random genome replaces it", 30),
+}
+
+if not hasattr(creator, "KGFitnessMin"):
+    creator.create("KGFitnessMin", base.Fitness, weights=(-1.0,))
+    creator.create("KGIndividual", list, fitness=creator.KGFitnessMin, params=None, gid=None)
+
+
+class GeneticAlgorithm:
+    name = "ga"
+
+    def __init__(self, space: Space, seed: int, **options):
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown ga options {sorted(unknown)}; known: {sorted(OPTIONS)}")
+        opts = {k: options.get(k, default) for k, (_, default) in OPTIONS.items()}
+        self.space = space
+        self.pop_size = int(opts["pop_size"])
+        self.cxpb = float(opts["cxpb"])
+        self.mutpb = float(opts["mutpb"]) if opts["mutpb"] is not None else min(1.0, 1.5 / len(space.genes))
+        self.tournsize = int(opts["tournsize"])
+        self.repair_tries = int(opts["repair_tries"])
+        self._rng_state = random.Random(seed).getstate()
+        self._archive: dict[str, creator.KGIndividual] = {}
+        self.population: list = []
+        self._asked_default = False
+
+    # -- protocol ----------------------------------------------------------------------------
+    def ask(self, n: int) -> list[Proposal]:
+        with self._deap_random() as rng:
+            out = []
+            for _ in range(n):
+                if not self._asked_default and not self._archive:
+                    self._asked_default = True
+                    out.append(Proposal(self.space.default_params(), "seed-default"))
+                elif len(self._archive) + len(out) < self.pop_size or len(self.population) < 2:
+                    out.append(Proposal(self.space.sample(rng), "random-init"))
+                else:
+                    out.append(self._offspring(rng))
+            return out
+
+    def tell(self, results: Sequence[Told]) -> None:
+        for r in results:
+            ind = self._encode(r.params)
+            ind.fitness.values = (r.objective if r.objective is not None and math.isfinite(r.objective)
+                                  else math.inf,)
+            ind.gid = r.genome_id
+            self._archive[r.genome_id] = ind
+        ranked = sorted(self._archive.values(), key=lambda i: i.fitness.values[0])
+        self.population = [i for i in ranked if math.isfinite(i.fitness.values[0])][: self.pop_size]
+
+    # -- operators ---------------------------------------------------------------------------
+    def _offspring(self, rng: random.Random) -> Proposal:
+        seen = {canonical_json(self._decode(i)) for i in self._archive.values()}
+        up = [len(g.values) - 1 for g in self.space.genes]
+        for _ in range(self.repair_tries):
+            p1, p2 = tools.selTournament(self.population, 2, self.tournsize)
+            a, b = creator.KGIndividual(p1), creator.KGIndividual(p2)
+            op, parents = "mutation", (p1.gid,)
+            if rng.random() < self.cxpb:
+                tools.cxUniform(a, b, indpb=0.5)
+                op, parents = "crossover+mutation", (p1.gid, p2.gid)
+            tools.mutUniformInt(a, low=[0] * len(a), up=up, indpb=self.mutpb)
+            params = self._decode(a)
+            if self.space.is_valid(params) and canonical_json(params) not in seen:
+                return Proposal(params, op, tuple(dict.fromkeys(parents)))
+        return Proposal(self.space.sample(rng), "random-repair")
+
+    def _encode(self, params: dict[str, Value]):
+        return creator.KGIndividual(g.index(params[g.name]) for g in self.space.genes)
+
+    def _decode(self, ind) -> dict[str, Value]:
+        return {g.name: g.values[i] for g, i in zip(self.space.genes, ind)}
+
+    @contextmanager
+    def _deap_random(self) -> Iterator[random.Random]:
+        outer = random.getstate()
+        random.setstate(self._rng_state)
+        try:
+            yield random  # type: ignore[misc]
+        finally:
+            self._rng_state = random.getstate()
+            random.setstate(outer)
