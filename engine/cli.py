@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -68,6 +69,7 @@ def _positive(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
     try:
         return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show}[args.command](args)
     except UserError as exc:
@@ -76,6 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("engine: interrupted; results so far are on disk (continue with --resume)", file=sys.stderr)
         return 130
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _load(path: Path) -> tuple[Template, object]:
