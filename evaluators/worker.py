@@ -8,6 +8,7 @@ restarted: sticky CUDA errors poison the context for everything that follows.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import math
 import os
@@ -19,6 +20,7 @@ def main() -> None:
     replies = os.fdopen(int(os.environ["KG_RESPONSE_FD"]), "w", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
+    faulthandler.enable()  # a candidate that kills the process leaves its stack in the log
     import torch
 
     cuda = os.environ.get("KG_DEVICE") != "cpu" and torch.cuda.is_available()

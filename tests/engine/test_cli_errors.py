@@ -1,0 +1,315 @@
+"""`python -m engine`: bad input ends in one line on stderr and exit status 2, never a traceback.
+
+Every case here fails before a worker is started; each check that a run folder was asked for
+also checks that nothing was written there.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.run_folder import open_run
+from engine.template import load_template
+
+REPO = Path(__file__).resolve().parents[2]
+REAL_TEMPLATE = "templates/sparse_mla.triton.j2"
+REAL_SPACE = REPO / "genomes" / "sparse_mla_triton.toml"
+
+FRONT = """\
+{{#- kernel-genome
+problem = "sparse_mla_decode"
+language = "triton"
+entry = "sparse_mla_decode"
+space = "{space}"
+-#}}
+"""
+
+TINY_SPACE = """\
+[space]
+name = "tiny"
+
+[genes.BLOCK]
+type = "pow2"
+min = 16
+max = 64
+default = 32
+"""
+
+
+def run_cli(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+def assert_user_error(proc: subprocess.CompletedProcess, *causes: str) -> str:
+    """Exit 2, exactly one stderr line 'engine: error: ...' naming every cause; returns it."""
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    line = lines[0]
+    assert line.startswith("engine: error: "), line
+    for cause in causes:
+        assert cause in line, (cause, line)
+    assert proc.stdout == ""
+    return line
+
+
+def write_template(tmp_path: Path, body: str, space_text: str = TINY_SPACE,
+                   space_name: str = "tiny.toml") -> Path:
+    (tmp_path / space_name).write_text(space_text)
+    path = tmp_path / "t.triton.j2"
+    path.write_text(FRONT.format(space=space_name) + body)
+    return path
+
+
+def assert_no_run_folder(out: Path) -> None:
+    assert not out.exists(), sorted(p.name for p in out.iterdir())
+
+
+# -- help -------------------------------------------------------------------------------------
+
+def test_help_exits_zero_and_lists_each_command_with_its_purpose():
+    proc = run_cli("--help")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    # join argparse's continuation lines onto the command they belong to
+    entries: dict[str, str] = {}
+    current = None
+    for line in proc.stdout.splitlines():
+        m = re.match(r"^    (evolve|eval|show)\s+(\S.*)$", line)
+        if m:
+            current = m.group(1)
+            entries[current] = m.group(2).strip()
+        elif current and re.match(r"^\s{8,}\S", line):
+            entries[current] += " " + line.strip()
+        else:
+            current = None
+    assert set(entries) == {"evolve", "eval", "show"}, proc.stdout
+    assert "Parquet" in entries["evolve"]
+    assert "one genome" in entries["eval"]
+    assert "run folder" in entries["show"]
+    for purpose in entries.values():
+        assert len(purpose) > 20 and "\n" not in purpose
+
+
+def test_no_command_is_a_one_line_usage_error():
+    proc = run_cli()
+    assert_user_error(proc, "COMMAND")
+
+
+# -- templates and spaces ---------------------------------------------------------------------
+
+def test_evolve_unknown_template_path(tmp_path):
+    out = tmp_path / "run"
+    proc = run_cli("evolve", "templates/no_such.triton.j2", "--out", out)
+    assert_user_error(proc, "templates/no_such.triton.j2", "template not found")
+    assert_no_run_folder(out)
+
+
+def test_evolve_template_with_syntax_error_names_file_and_line(tmp_path):
+    template = write_template(tmp_path, "X = {{ BLOCK }}\nY = {% if BLOCK %}\n")
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--out", out)
+    line = assert_user_error(proc, str(template), "syntax error")
+    assert re.search(re.escape(str(template)) + r":\d+:", line), line
+    assert_no_run_folder(out)
+
+
+def test_eval_template_with_syntax_error(tmp_path):
+    template = write_template(tmp_path, "X = {{ BLOCK ) }}\n")
+    proc = run_cli("eval", template)
+    assert_user_error(proc, f"{template}:7:", "syntax error")
+
+
+def test_evolve_template_reading_an_undefined_variable_names_it(tmp_path):
+    template = write_template(tmp_path, "X = {{ BLOCK }}\nY = {{ NOT_A_GENE }}\n")
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--out", out)
+    assert_user_error(proc, str(template), "NOT_A_GENE")
+    assert_no_run_folder(out)
+
+
+def test_eval_template_with_malformed_space_file_names_the_space_file(tmp_path):
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n",
+                              space_text='[space]\nname = "tiny\n[genes.BLOCK]\n', space_name="broken.toml")
+    proc = run_cli("eval", template)
+    assert_user_error(proc, "broken.toml", "malformed TOML")
+
+
+def test_evolve_template_with_invalid_space_names_the_gene_field(tmp_path):
+    bad = TINY_SPACE.replace("max = 64", "max = 100")
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n", space_text=bad, space_name="bad.toml")
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--out", out)
+    assert_user_error(proc, "bad.toml", "genes.BLOCK")
+    assert_no_run_folder(out)
+
+
+def test_eval_template_whose_space_file_is_missing(tmp_path):
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    template.write_text(template.read_text().replace('space = "tiny.toml"', 'space = "gone.toml"'))
+    proc = run_cli("eval", template)
+    assert_user_error(proc, "gone.toml", "not found")
+
+
+# -- --genome ---------------------------------------------------------------------------------
+
+def test_eval_genome_value_outside_the_space_names_the_gene():
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", '{"TOPK_TILE": 3}')
+    assert_user_error(proc, "--genome", "TOPK_TILE")
+
+
+def test_eval_genome_violating_a_constraint_names_the_constraint():
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", '{"COMBINE": "fused", "NUM_SPLITS": 1}')
+    assert_user_error(proc, "--genome", "COMBINE == 'separate' or NUM_SPLITS != 1")
+
+
+def test_eval_genome_with_bool_for_an_int_gene_is_rejected():
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", '{"NUM_STAGES": true}')
+    assert_user_error(proc, "NUM_STAGES")
+
+
+def test_eval_genome_with_unknown_gene_names_it():
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", '{"NOPE": 1}')
+    assert_user_error(proc, "--genome", "NOPE", "unknown")
+
+
+def test_eval_genome_neither_json_nor_a_file():
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", "not json and not a file")
+    assert_user_error(proc, "--genome", "not json and not a file")
+
+
+def test_eval_genome_with_malformed_json_object():
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", '{"TOPK_TILE": }')
+    assert_user_error(proc, "--genome", "not valid JSON")
+
+
+def test_eval_genome_file_holding_a_json_array(tmp_path):
+    genome_file = tmp_path / "g.json"
+    genome_file.write_text("[1, 2]")
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", genome_file)
+    assert_user_error(proc, "--genome", "JSON object")
+
+
+def test_eval_genome_file_with_value_outside_the_space(tmp_path):
+    genome_file = tmp_path / "g.json"
+    genome_file.write_text(json.dumps({"HEADS_PER_PROGRAM": 128}))
+    proc = run_cli("eval", REAL_TEMPLATE, "--genome", genome_file)
+    assert_user_error(proc, "HEADS_PER_PROGRAM")
+
+
+# -- evolve arguments and run folders ---------------------------------------------------------
+
+def test_evolve_resume_without_out():
+    proc = run_cli("evolve", REAL_TEMPLATE, "--resume")
+    assert_user_error(proc, "--resume", "--out")
+
+
+def test_evolve_resume_on_empty_folder_without_run_json(tmp_path):
+    out = tmp_path / "empty"
+    out.mkdir()
+    proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", out)
+    assert_user_error(proc, str(out), "run.json")
+    assert list(out.iterdir()) == []
+
+
+def test_evolve_resume_on_malformed_run_json(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "run.json").write_text("{not json")
+    proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", out)
+    assert_user_error(proc, "run.json", "malformed")
+    assert (out / "run.json").read_text() == "{not json"
+
+
+def test_evolve_budget_zero():
+    proc = run_cli("evolve", REAL_TEMPLATE, "--budget", "0")
+    assert_user_error(proc, "--budget", "at least 1")
+
+
+def test_evolve_unknown_strategy():
+    proc = run_cli("evolve", REAL_TEMPLATE, "--strategy", "annealing")
+    assert_user_error(proc, "--strategy", "annealing")
+
+
+def test_evolve_into_non_empty_folder_without_resume(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    proc = run_cli("evolve", REAL_TEMPLATE, "--out", out)
+    assert_user_error(proc, str(out), "--resume")
+    assert sorted(p.name for p in out.iterdir()) == ["keep.txt"]
+    assert (out / "keep.txt").read_text() == "mine"
+
+
+def test_show_on_folder_without_run_json(tmp_path):
+    proc = run_cli("show", tmp_path)
+    assert_user_error(proc, str(tmp_path), "run.json")
+
+
+def test_show_on_missing_folder(tmp_path):
+    proc = run_cli("show", tmp_path / "absent")
+    assert_user_error(proc, "absent", "run.json")
+
+
+def test_evolve_resume_on_a_run_of_another_template_leaves_the_folder_untouched(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "genomes").mkdir()
+    other = tmp_path / "templates" / "x.triton.j2"
+    # A byte-identical copy would be the same template (identity is the content hash), so the
+    # other template differs by one comment line.
+    other.write_text((REPO / REAL_TEMPLATE).read_text() + "# a variant of the kernel\n")
+    shutil.copy(REAL_SPACE, tmp_path / "genomes" / "sparse_mla_triton.toml")
+    template_a = load_template(other)
+    assert template_a.content_hash != load_template(REPO / REAL_TEMPLATE).content_hash
+
+    run_dir = tmp_path / "run-a"
+    config = open_run(run_dir, template_a, "ga", 0, resume=False)
+    assert config.template_hash == template_a.content_hash
+    (run_dir / "part-keep.txt").write_text("rows of the earlier run\n")
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir()}
+    assert set(before) == {"run.json", "part-keep.txt"}
+
+    proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir)
+    assert_user_error(proc, str(run_dir), "template", template_a.content_hash)
+
+    after = {p.name: p.read_bytes() for p in run_dir.iterdir()}
+    assert after == before
+
+
+def test_evolve_resume_after_the_space_file_changed_leaves_the_folder_untouched(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "genomes").mkdir()
+    template_path = tmp_path / "templates" / "x.triton.j2"
+    shutil.copy(REPO / REAL_TEMPLATE, template_path)
+    space_path = tmp_path / "genomes" / "sparse_mla_triton.toml"
+    shutil.copy(REAL_SPACE, space_path)
+    run_dir = tmp_path / "run"
+    open_run(run_dir, load_template(template_path), "ga", 0, resume=False)
+    before = (run_dir / "run.json").read_bytes()
+
+    space_path.write_text(space_path.read_text() + "# edited after the run began\n")
+    proc = run_cli("evolve", template_path, "--resume", "--out", run_dir)
+    assert_user_error(proc, "space file", "changed")
+    assert (run_dir / "run.json").read_bytes() == before
+    assert sorted(p.name for p in run_dir.iterdir()) == ["run.json"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["evolve", "--budget", "abc", REAL_TEMPLATE],
+    ["eval", REAL_TEMPLATE, "--device", "tpu"],
+    ["show"],
+    ["frobnicate"],
+])
+def test_argument_errors_are_one_line_without_usage_dump(argv):
+    proc = run_cli(*argv)
+    assert_user_error(proc)
+    assert "usage:" not in proc.stderr

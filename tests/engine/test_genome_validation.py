@@ -1,0 +1,705 @@
+"""Genes, spaces, constraints and genomes (engine/genome.py, engine/expr.py, engine/space_file.py)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from engine.errors import UserError
+from engine.expr import Expression
+from engine.genome import Constraint, Gene, Genome, InvalidGenome, Space
+from engine.space_file import load_space, space_from_dict
+
+REPO = Path(__file__).resolve().parents[2]
+REAL_SPACE = REPO / "genomes" / "sparse_mla_triton.toml"
+
+
+def write_space(tmp_path: Path, body: str, name: str = "space.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def small_space(constraints: tuple[tuple[str, str], ...] = ()) -> Space:
+    return Space(
+        "small",
+        (
+            Gene("A", "pow2", (16, 32, 64), 32),
+            Gene("B", "int", (1, 2, 3, 4), 2),
+            Gene("MODE", "categorical", ("auto", 1, 2), "auto"),
+            Gene("FLAG", "bool", (False, True), True),
+        ),
+        tuple(Constraint(Expression(e), why) for e, why in constraints),
+    )
+
+
+# -- gene types from TOML ---------------------------------------------------------------------
+
+def test_int_gene_with_step_lists_min_to_max_by_step(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.N]
+        type = "int"
+        min = 1
+        max = 10
+        step = 3
+    """)
+    gene = load_space(path).gene("N")
+    assert gene.kind == "int"
+    assert gene.values == (1, 4, 7, 10)
+    assert gene.default == 1  # no default given: the first value
+
+
+def test_int_gene_step_that_overshoots_max_stops_below_max(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.N]
+        type = "int"
+        min = 0
+        max = 9
+        step = 4
+        default = 8
+    """)
+    assert load_space(path).gene("N").values == (0, 4, 8)
+
+
+def test_pow2_gene_lists_powers_of_two_between_bounds(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.T]
+        type = "pow2"
+        min = 16
+        max = 128
+        default = 64
+    """)
+    gene = load_space(path).gene("T")
+    assert gene.values == (16, 32, 64, 128)
+    assert gene.default == 64
+
+
+def test_choice_gene_keeps_listed_integers_in_order(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.W]
+        type = "choice"
+        choices = [8, 4, 2]
+        default = 4
+    """)
+    gene = load_space(path).gene("W")
+    assert gene.values == (8, 4, 2)
+    assert gene.default == 4
+
+
+def test_choice_gene_rejects_strings(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.W]
+        type = "choice"
+        choices = [4, "eight"]
+    """)
+    with pytest.raises(UserError, match="genes.W"):
+        load_space(path)
+
+
+def test_categorical_gene_keeps_mixed_int_and_str_values_with_their_types(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.SPLITS]
+        type = "categorical"
+        choices = ["auto", 1, 2]
+        default = "auto"
+    """)
+    gene = load_space(path).gene("SPLITS")
+    assert gene.values == ("auto", 1, 2)
+    assert [type(v) for v in gene.values] == [str, int, int]
+    assert gene.admits("auto") and gene.admits(1) and gene.admits(2)
+    assert not gene.admits("1")
+    assert not gene.admits(3)
+
+
+def test_bool_gene_takes_false_and_true(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.P]
+        type = "bool"
+        default = true
+    """)
+    gene = load_space(path).gene("P")
+    assert gene.values == (False, True)
+    assert all(type(v) is bool for v in gene.values)
+    assert gene.default is True
+
+
+def test_int_gene_does_not_admit_bool_true_as_one():
+    gene = Gene("N", "int", (0, 1, 2), 1)
+    assert gene.admits(1)
+    assert not gene.admits(True)
+    assert not gene.admits(False)
+    assert not gene.admits(1.0)
+
+
+def test_bool_gene_does_not_admit_one_as_true():
+    gene = Gene("P", "bool", (False, True), True)
+    assert gene.admits(True)
+    assert not gene.admits(1)
+    assert not gene.admits(0)
+
+
+def test_gene_index_distinguishes_bool_from_int():
+    gene = Gene("M", "categorical", (1, True, "x"), 1)
+    assert gene.index(1) == 0
+    assert gene.index(True) == 1
+    assert gene.index("x") == 2
+    with pytest.raises(ValueError, match="M"):
+        gene.index(2)
+
+
+def test_gene_rejects_default_outside_its_values():
+    with pytest.raises(ValueError, match="default"):
+        Gene("N", "int", (1, 2), 3)
+
+
+def test_gene_rejects_a_value_listed_twice():
+    with pytest.raises(ValueError, match="twice"):
+        Gene("N", "choice", (4, 8, 4), 4)
+
+
+def test_gene_with_one_and_true_is_not_a_duplicate():
+    gene = Gene("M", "categorical", (1, True), 1)
+    assert gene.values == (1, True)
+
+
+# -- Space.violations -------------------------------------------------------------------------
+
+def test_violations_is_empty_for_a_member():
+    space = small_space()
+    assert space.violations(space.default_params()) == []
+    assert space.is_valid(space.default_params())
+
+
+def test_violations_names_the_missing_gene():
+    params = small_space().default_params()
+    del params["B"]
+    problems = small_space().violations(params)
+    assert len(problems) == 1
+    assert "B" in problems[0] and "missing" in problems[0]
+
+
+def test_violations_names_the_unknown_gene():
+    params = {**small_space().default_params(), "NOPE": 1}
+    problems = small_space().violations(params)
+    assert any("NOPE" in p and "unknown" in p for p in problems)
+
+
+def test_violations_names_the_out_of_range_value_and_the_gene():
+    params = {**small_space().default_params(), "A": 48}
+    problems = small_space().violations(params)
+    assert len(problems) == 1
+    assert "A=48" in problems[0]
+    assert "[16, 32, 64]" in problems[0]
+
+
+def test_violations_rejects_true_for_an_int_gene():
+    params = {**small_space().default_params(), "B": True}
+    problems = small_space().violations(params)
+    assert any("B=True" in p for p in problems)
+
+
+def test_violations_rejects_one_for_a_bool_gene():
+    params = {**small_space().default_params(), "FLAG": 1}
+    problems = small_space().violations(params)
+    assert any("FLAG=1" in p for p in problems)
+
+
+def test_violations_names_the_violated_constraint_text_and_why():
+    space = small_space((("A * B <= 64", "shared memory budget"),))
+    params = {**space.default_params(), "A": 64, "B": 2}
+    problems = space.violations(params)
+    assert len(problems) == 1
+    assert "A * B <= 64" in problems[0]
+    assert "shared memory budget" in problems[0]
+    assert space.violations({**params, "B": 1}) == []
+
+
+def test_violations_lists_every_violated_constraint():
+    space = small_space((("A <= 16", "first"), ("B == 1", "second"), ("FLAG", "third")))
+    problems = space.violations({"A": 32, "B": 2, "MODE": "auto", "FLAG": True})
+    assert len(problems) == 2
+    assert "first" in problems[0] and "second" in problems[1]
+
+
+def test_constraint_that_cannot_be_evaluated_excludes_the_point():
+    space = small_space((("64 // (B - 2) >= 1", "no division by zero"),))
+    problems = space.violations({**space.default_params(), "B": 2})
+    assert len(problems) == 1
+    assert "failed to evaluate" in problems[0]
+    assert space.is_valid({**space.default_params(), "B": 3})
+
+
+def test_constraint_may_compare_a_categorical_gene_with_strings():
+    space = small_space((("MODE == 'auto' or A == 16", "explicit modes only with small A"),))
+    assert space.is_valid({**space.default_params(), "MODE": "auto", "A": 64})
+    assert not space.is_valid({**space.default_params(), "MODE": 1, "A": 64})
+    assert space.is_valid({**space.default_params(), "MODE": 1, "A": 16})
+
+
+# -- Genome -----------------------------------------------------------------------------------
+
+def test_genome_make_raises_invalid_genome_for_a_value_outside_the_space():
+    space = small_space()
+    with pytest.raises(InvalidGenome, match="A=48"):
+        Genome.make(space, {**space.default_params(), "A": 48}, "hash")
+
+
+def test_genome_make_raises_invalid_genome_for_a_violated_constraint():
+    space = small_space((("A * B <= 64", "budget"),))
+    with pytest.raises(InvalidGenome, match="budget"):
+        Genome.make(space, {**space.default_params(), "A": 64, "B": 4}, "hash")
+
+
+def test_genome_make_raises_invalid_genome_for_unknown_and_missing_genes():
+    space = small_space()
+    with pytest.raises(InvalidGenome, match="NOPE"):
+        Genome.make(space, {**space.default_params(), "NOPE": 0}, "hash")
+    with pytest.raises(InvalidGenome, match="MODE"):
+        Genome.make(space, {"A": 16, "B": 1, "FLAG": False}, "hash")
+
+
+def test_invalid_genome_is_a_value_error():
+    assert issubclass(InvalidGenome, ValueError)
+
+
+def test_genome_id_does_not_depend_on_dict_order():
+    space = small_space()
+    params = {"A": 64, "B": 3, "MODE": 2, "FLAG": False}
+    reordered = dict(reversed(list(params.items())))
+    assert list(reordered) != list(params)
+    one = Genome.make(space, params, "tmpl")
+    two = Genome.make(space, reordered, "tmpl")
+    assert one.genome_id == two.genome_id
+    assert one.params_json == two.params_json
+    assert one.params == params
+
+
+def test_genome_id_differs_when_a_param_differs():
+    space = small_space()
+    base = Genome.make(space, space.default_params(), "tmpl")
+    ids = {base.genome_id}
+    for name in space.gene_names:
+        gene = space.gene(name)
+        for value in gene.values:
+            if value != gene.default or type(value) is not type(gene.default):
+                ids.add(Genome.make(space, {**space.default_params(), name: value}, "tmpl").genome_id)
+    expected = 1 + sum(len(g.values) - 1 for g in space.genes)
+    assert len(ids) == expected
+
+
+def test_genome_id_differs_when_template_hash_differs():
+    space = small_space()
+    a = Genome.make(space, space.default_params(), "hash-a")
+    b = Genome.make(space, space.default_params(), "hash-b")
+    assert a.params_json == b.params_json
+    assert a.genome_id != b.genome_id
+
+
+def test_genome_id_is_stable_across_calls_and_sixteen_hex_digits():
+    space = small_space()
+    ids = {Genome.make(space, space.default_params(), "t").genome_id for _ in range(3)}
+    assert len(ids) == 1
+    (gid,) = ids
+    assert len(gid) == 16
+    int(gid, 16)
+
+
+def test_genome_params_round_trip_keeps_value_types():
+    space = small_space()
+    params = {"A": 16, "B": 1, "MODE": 1, "FLAG": False}
+    back = Genome.make(space, params, "t").params
+    assert back == params
+    assert type(back["FLAG"]) is bool and type(back["MODE"]) is int
+
+
+# -- Space.sample -----------------------------------------------------------------------------
+
+def test_sample_returns_only_valid_genomes_under_constraints():
+    space = small_space((("A * B <= 64", "budget"), ("FLAG or MODE == 'auto'", "needs flag")))
+    rng = random.Random(1234)
+    draws = [space.sample(rng) for _ in range(200)]
+    for params in draws:
+        assert space.violations(params) == [], params
+    # the constraints bite: some values are reachable only in valid combinations
+    assert all(p["A"] * p["B"] <= 64 for p in draws)
+    assert {p["A"] for p in draws} == {16, 32, 64}
+    assert len({tuple(sorted(p.items(), key=lambda kv: kv[0])) for p in draws}) > 10
+
+
+def test_sample_of_real_space_is_valid_and_reproducible_with_a_seed():
+    space = load_space(REAL_SPACE)
+    rng_a, rng_b = random.Random(99), random.Random(99)
+    a = [space.sample(rng_a) for _ in range(200)]
+    b = [space.sample(rng_b) for _ in range(200)]
+    assert a == b
+    assert a != [space.sample(random.Random(100)) for _ in range(200)]
+    assert all(space.is_valid(p) for p in a)
+
+
+def test_sample_raises_when_no_genome_satisfies_the_constraints():
+    space = small_space((("A > 1000", "impossible"),))
+    with pytest.raises(RuntimeError, match="no valid genome"):
+        space.sample(random.Random(0), max_tries=50)
+
+
+# -- constraint expressions -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "__import__('os')",
+    "open('/etc/passwd')",
+    "eval('1')",
+    "print(A)",
+])
+def test_expression_rejects_calls_outside_the_whitelist(text):
+    with pytest.raises(ValueError, match="may be called"):
+        Expression(text)
+
+
+@pytest.mark.parametrize("text", [
+    "A.__class__",
+    "A.bit_length() > 2",
+    "(1).real",
+])
+def test_expression_rejects_attribute_access(text):
+    with pytest.raises(ValueError):
+        Expression(text)
+
+
+@pytest.mark.parametrize("text", [
+    "[x for x in (1, 2)]",
+    "(lambda: 1)()",
+    "A[0]",
+    "{1: 2}",
+    "min(*A)",
+    "max(A, key=abs)",
+    "A & 1",
+])
+def test_expression_rejects_other_node_types(text):
+    with pytest.raises(ValueError):
+        Expression(text)
+
+
+def test_expression_syntax_error_is_a_value_error():
+    with pytest.raises(ValueError, match="not a valid expression"):
+        Expression("A <=")
+
+
+def test_expression_allows_whitelisted_functions_and_reports_names():
+    expr = Expression("max(A, B) <= ceil(log2(C)) + abs(-D) and min(A, 1) == 1")
+    assert expr.names == frozenset({"A", "B", "C", "D"})
+    assert expr.evaluate({"A": 1, "B": 2, "C": 8, "D": 1}) is True
+    assert expr.evaluate({"A": 1, "B": 9, "C": 8, "D": 1}) is False
+
+
+def test_expression_supports_conditionals_membership_and_chained_comparison():
+    expr = Expression("(A if B else 0) in (0, 4, 8) and 1 <= A < 16")
+    assert expr.evaluate({"A": 4, "B": True})
+    assert not expr.evaluate({"A": 5, "B": True})
+    assert not expr.evaluate({"A": 16, "B": False})
+
+
+def test_space_rejects_a_constraint_on_an_unknown_gene_naming_it():
+    with pytest.raises(ValueError, match="GHOST"):
+        small_space((("A * GHOST <= 64", "x"),))
+
+
+def test_space_file_with_constraint_on_unknown_gene_raises_user_error_naming_it(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.A]
+        type = "int"
+        min = 1
+        max = 4
+        [[constraints]]
+        expr = "A + GHOST < 4"
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    assert str(path) in str(info.value)
+    assert "GHOST" in str(info.value)
+
+
+def test_space_file_with_forbidden_call_in_constraint_names_the_constraint(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.A]
+        type = "int"
+        min = 1
+        max = 4
+        [[constraints]]
+        expr = "A < 3"
+        [[constraints]]
+        expr = "__import__('os') or A"
+        why = "evil"
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "constraints[1]" in message
+    assert "__import__" in message
+
+
+# -- load_space errors ------------------------------------------------------------------------
+
+def test_load_space_on_malformed_toml_names_the_file(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s
+        [genes.A]
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    assert str(path) in str(info.value)
+    assert "malformed TOML" in str(info.value)
+
+
+def test_load_space_on_missing_file_names_the_file(tmp_path):
+    path = tmp_path / "absent.toml"
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    assert str(path) in str(info.value)
+    assert "not found" in str(info.value)
+
+
+def test_load_space_on_unknown_gene_type_names_file_and_gene(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "float"
+        min = 1
+        max = 2
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "genes.X" in message
+    assert "'float'" in message
+
+
+def test_load_space_on_pow2_bounds_not_powers_of_two_names_file_and_gene(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "pow2"
+        min = 16
+        max = 100
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "genes.X" in message
+    assert "powers of two" in message
+
+
+def test_load_space_on_pow2_min_not_power_of_two_is_rejected(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "pow2"
+        min = 12
+        max = 64
+    """)
+    with pytest.raises(UserError, match="genes.X"):
+        load_space(path)
+
+
+def test_load_space_on_default_not_in_values_names_file_gene_and_default(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "choice"
+        choices = [4, 8]
+        default = 16
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "genes.X" in message
+    assert "16" in message
+
+
+def test_load_space_on_bool_default_given_as_integer_is_rejected(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.P]
+        type = "bool"
+        default = 1
+    """)
+    with pytest.raises(UserError, match="genes.P"):
+        load_space(path)
+
+
+def test_load_space_without_space_name_names_file_and_field(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        title = "s"
+        [genes.X]
+        type = "bool"
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    message = str(info.value)
+    assert str(path) in message
+    assert "[space] name" in message
+
+
+def test_load_space_without_space_table_names_the_field(tmp_path):
+    path = write_space(tmp_path, """
+        [genes.X]
+        type = "bool"
+    """)
+    with pytest.raises(UserError, match=r"\[space\] name"):
+        load_space(path)
+
+
+def test_load_space_without_genes_is_rejected(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+    """)
+    with pytest.raises(UserError, match="genes"):
+        load_space(path)
+
+
+def test_load_space_with_unknown_gene_key_names_gene_and_key(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "int"
+        min = 1
+        max = 2
+        stride = 1
+    """)
+    with pytest.raises(UserError) as info:
+        load_space(path)
+    assert "genes.X" in str(info.value) and "stride" in str(info.value)
+
+
+def test_load_space_with_min_above_max_names_the_gene(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "int"
+        min = 8
+        max = 2
+    """)
+    with pytest.raises(UserError, match="genes.X"):
+        load_space(path)
+
+
+def test_load_space_with_unknown_top_level_key_names_it(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "bool"
+        [extras]
+        a = 1
+    """)
+    with pytest.raises(UserError, match="extras"):
+        load_space(path)
+
+
+def test_load_space_with_non_identifier_gene_name_is_rejected(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes."X-Y"]
+        type = "bool"
+    """)
+    with pytest.raises(UserError, match="genes.X-Y"):
+        load_space(path)
+
+
+def test_load_space_with_constraint_lacking_expr_names_its_index(tmp_path):
+    path = write_space(tmp_path, """
+        [space]
+        name = "s"
+        [genes.X]
+        type = "bool"
+        [[constraints]]
+        why = "no expr"
+    """)
+    with pytest.raises(UserError, match=r"constraints\[0\]"):
+        load_space(path)
+
+
+def test_space_from_dict_keeps_source_for_messages():
+    space = space_from_dict({"space": {"name": "s"}, "genes": {"X": {"type": "bool"}}}, "somewhere.toml")
+    assert space.source == "somewhere.toml"
+    assert space.name == "s"
+
+
+# -- the real space ---------------------------------------------------------------------------
+
+def test_real_space_loads_with_its_declared_genes():
+    space = load_space(REAL_SPACE)
+    assert space.name == "sparse_mla_triton"
+    assert space.gene_names == ("HEADS_PER_PROGRAM", "TOPK_TILE", "NUM_SPLITS", "NUM_WARPS",
+                                "NUM_STAGES", "PREFETCH_INDICES", "COMBINE")
+    assert space.gene("NUM_SPLITS").values == ("auto", 1, 2, 4, 8, 16, 32)
+    assert len(space.constraints) == 3
+    assert all(c.why for c in space.constraints)
+
+
+def test_real_space_default_genome_is_valid():
+    space = load_space(REAL_SPACE)
+    default = space.default_params()
+    assert space.violations(default) == []
+    assert default["NUM_SPLITS"] == "auto"
+    assert default["PREFETCH_INDICES"] is True
+    Genome.make(space, default, "any-hash")
+
+
+def test_real_space_has_at_least_500_valid_genomes_and_some_invalid_ones():
+    space = load_space(REAL_SPACE)
+    genes = space.genes
+    combos = [dict(zip(space.gene_names, values)) for values in itertools.product(*(g.values for g in genes))]
+    assert len(combos) == space.size()
+    valid = [p for p in combos if space.is_valid(p)]
+    assert len(valid) >= 500
+    assert len(valid) < len(combos)  # the constraints exclude something
+    # every invalid point violates a declared constraint, with its why
+    for p in combos:
+        if not space.is_valid(p):
+            assert all("violates" in msg and "(" in msg for msg in space.violations(p))
+
+
+def test_real_space_rejects_a_fused_combine_with_one_split():
+    space = load_space(REAL_SPACE)
+    params = {**space.default_params(), "COMBINE": "fused", "NUM_SPLITS": 1}
+    problems = space.violations(params)
+    assert len(problems) == 1
+    assert "COMBINE == 'separate' or NUM_SPLITS != 1" in problems[0]
+    assert space.is_valid({**params, "NUM_SPLITS": 2})

@@ -1,0 +1,71 @@
+"""The evolve loop with a real worker under the interpreter: budget, lineage, resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.loop import EvolveLoop
+from engine.run_folder import open_run, read_config
+from engine.store.reader import read_records
+from engine.store.writer import ResultsWriter
+from engine.strategies import make_strategy
+from engine.template import load_template
+from evaluators.runner import WorkerRunner
+
+SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "templates" / "sparse_mla_small.triton.j2"
+
+
+@pytest.fixture()
+def runner(tmp_path):
+    r = WorkerRunner(tmp_path / "kernels", tmp_path / "worker.log", device="cpu", timeout_s=120)
+    yield r
+    r.stop()
+
+
+def run(run_dir: Path, runner, budget: int, resume: bool, strategy: str = "ga"):
+    template = load_template(SMALL)
+    space = template.load_space()
+    config = open_run(run_dir, template, strategy, 3, resume)
+    loop = EvolveLoop(template, space, make_strategy(strategy, space, 3, {"pop_size": 3}
+                                                     if strategy == "ga" else None),
+                      runner, ResultsWriter(run_dir, config.run_id), budget, cpu_rows=True)
+    loop.restore(read_records(run_dir))
+    loop.run()
+    return read_records(run_dir)
+
+
+def test_resume_continues_without_evaluating_any_genome_twice(tmp_path, runner):
+    run_dir = tmp_path / "run"
+    first = run(run_dir, runner, budget=3, resume=False)
+    assert [r["kind"] for r in first] == ["reference", "genome", "genome", "genome"]
+    second = run(run_dir, runner, budget=6, resume=True)
+    genomes = [r for r in second if r["kind"] == "genome"]
+    assert len(genomes) == 6
+    assert len({r["genome_id"] for r in genomes}) == 6
+    assert [r["attempt"] for r in second] == list(range(7))
+    assert sum(r["kind"] == "reference" for r in second) == 1
+    assert second[:4] == first  # earlier rows untouched
+    assert read_config(run_dir).template_hash == load_template(SMALL).content_hash
+
+
+def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(tmp_path, runner):
+    records = run(tmp_path / "run", runner, budget=5, resume=False)
+    genomes = [r for r in records if r["kind"] == "genome"]
+    assert genomes[0]["operator"] == "default"
+    assert genomes[0]["score"] == pytest.approx(1.0, abs=1e-12)
+    for r in genomes:
+        assert r["status"] == "ok", r["error"]
+        assert r["cpu_row"] is True and r["env"]["device_kind"] == "cpu"
+        assert r["score"] is not None and r["baseline"].startswith("default genome")
+        assert {w["name"] for w in r["workloads"]} == {"b1_ctx1k", "b1_ctx4k", "b4_ctx1k", "b4_ctx4k"}
+        assert r["input_seed"] is not None
+    told_ids = {r["genome_id"] for r in genomes}
+    for r in genomes:
+        assert set(r["parent_ids"]) <= told_ids
+
+
+def test_the_budget_is_a_count_of_genome_evaluations(tmp_path, runner):
+    records = run(tmp_path / "run", runner, budget=2, resume=False, strategy="random")
+    assert sum(r["kind"] == "genome" for r in records) == 2

@@ -1,0 +1,73 @@
+"""Parquet parts: versioned schema, append-only, round trip."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pyarrow.parquet as pq
+import pytest
+
+from engine.errors import UserError
+from engine.store.reader import read_records
+from engine.store.schema import SCHEMA, SCHEMA_VERSION
+from engine.store.writer import ResultsWriter
+
+
+def row(attempt: int, status: str = "ok") -> dict:
+    return {
+        "attempt": attempt, "kind": "genome", "genome_id": f"g{attempt}", "template": "t.j2",
+        "template_hash": "abc", "problem": "sparse_mla_decode", "language": "triton",
+        "params_json": '{"A":1}', "parent_ids": ["p1", "p2"], "operator": "mutation", "strategy": "ga",
+        "status": status, "stage": None if status == "ok" else "verify",
+        "error": None if status == "ok" else "out: 3 of 9 elements out of tolerance",
+        "input_seed": 12345, "compile_s": 1.5, "verify_s": 0.25, "bench_s": 2.0, "eval_s": 4.0,
+        "cpu_row": False, "verify": [{"shape": "s", "out_rel_l2": 0.003, "lse_rel_l2": 1e-7}],
+        "workloads": [{"name": "b1_ctx4k", "batch": 1, "heads": 128, "topk": 2048, "context": 4096,
+                       "median_us": 17.0, "iqr_us": 0.5, "min_us": 16.5, "n_samples": 30, "tflops": 33.6,
+                       "gbps": 140.0, "roofline_floor_us": 0.72, "roofline_frac": 0.04}],
+        "score": 0.93, "baseline": "default genome x",
+        "env": {"device_kind": "cuda", "gpu": "NVIDIA H200", "driver": "580", "cuda": "13.0",
+                "torch": "2.11", "triton": "3.6.0", "python": "3.12", "host": "vm"},
+    }
+
+
+def test_records_round_trip_through_parquet_with_every_field(tmp_path):
+    writer = ResultsWriter(tmp_path, "run-1")
+    written = [row(0), row(1, "incorrect")]
+    writer.append([written[0]])
+    writer.append([written[1]])
+    back = read_records(tmp_path)
+    assert len(back) == 2
+    for w, b in zip(written, back):
+        for key, value in w.items():
+            assert b[key] == value, key
+        assert b["schema_version"] == SCHEMA_VERSION and b["run_id"] == "run-1"
+        assert isinstance(b["created_at"], dt.datetime)
+
+
+def test_each_append_is_a_new_part_and_earlier_parts_are_never_rewritten(tmp_path):
+    writer = ResultsWriter(tmp_path, "r")
+    first = writer.append([row(0)])
+    before = first.read_bytes()
+    second = ResultsWriter(tmp_path, "r").append([row(1)])  # a resumed writer continues numbering
+    assert first != second and first.read_bytes() == before
+    assert [p.name for p in sorted(tmp_path.glob("part-*.parquet"))] == ["part-000000.parquet", "part-000001.parquet"]
+
+
+def test_the_file_schema_is_the_declared_one(tmp_path):
+    path = ResultsWriter(tmp_path, "r").append([row(0)])
+    assert pq.read_schema(path).remove_metadata().equals(SCHEMA)
+
+
+def test_unknown_fields_are_refused(tmp_path):
+    with pytest.raises(KeyError, match="speedup"):
+        ResultsWriter(tmp_path, "r").append([dict(row(0), speedup=3.0)])
+
+
+def test_a_part_of_another_schema_version_is_refused_by_name(tmp_path):
+    path = ResultsWriter(tmp_path, "r").append([row(0)])
+    table = pq.read_table(path)
+    table = table.set_column(0, "schema_version", [[SCHEMA_VERSION + 1]])
+    pq.write_table(table, path)
+    with pytest.raises(UserError, match=f"{path.name}.*schema version"):
+        read_records(tmp_path)

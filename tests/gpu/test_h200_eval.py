@@ -1,0 +1,21 @@
+"""GPU tier: the real template compiles, verifies and times under CUDA-graph replay."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.gpu
+def test_default_genome_is_correct_and_timed_on_every_workload():
+    done = subprocess.run([sys.executable, "-m", "engine", "eval", "templates/sparse_mla.triton.j2",
+                           "--device", "cuda"], cwd=REPO, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert '"status": "ok"' in done.stdout
+    assert done.stdout.count('"median_us"') == 12
+    assert '"roofline_frac"' in done.stdout

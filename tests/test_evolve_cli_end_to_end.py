@@ -1,0 +1,47 @@
+"""CI's evolve run: the real template, the real CLI, the worker under the Triton interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.store.reader import read_records
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def engine(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=900)
+
+
+def test_evolve_on_the_cpu_then_resume_then_show(tmp_path):
+    out = tmp_path / "run"
+    first = engine("evolve", "templates/sparse_mla.triton.j2", "--budget", "2", "--device", "cpu",
+                   "--out", str(out), "--seed", "4")
+    assert first.returncode == 0, first.stderr
+    assert "[   2/2]" in first.stderr  # live progress, one line per attempt
+    resumed = engine("evolve", "templates/sparse_mla.triton.j2", "--budget", "3", "--device", "cpu",
+                     "--out", str(out), "--seed", "4", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    records = read_records(out)
+    genomes = [r for r in records if r["kind"] == "genome"]
+    assert len(genomes) == 3 and len({r["genome_id"] for r in genomes}) == 3
+    assert all(r["status"] == "ok" for r in genomes), [r["error"] for r in genomes]
+    assert all(r["cpu_row"] for r in records)
+    shown = engine("show", str(out))
+    assert shown.returncode == 0
+    assert "best genome per workload" in shown.stdout and "b4_ctx4k" in shown.stdout
+    assert "CPU rows" in shown.stdout
+
+
+def test_eval_prints_the_record_of_one_genome(tmp_path):
+    done = engine("eval", "templates/sparse_mla.triton.j2", "--device", "cpu",
+                  "--genome", '{"NUM_SPLITS": 4, "COMBINE": "fused", "HEADS_PER_PROGRAM": 32}')
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "ok"
+    assert json.loads(record["params_json"])["COMBINE"] == "fused"
+    assert len(record["verify"]) == 3 and len(record["workloads"]) == 4
