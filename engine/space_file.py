@@ -35,6 +35,8 @@ def load_space(path: Path) -> Space:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise UserError(f"{path}: space file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: unreadable space file: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: malformed TOML: {exc}") from None
     return space_from_dict(data, str(path))

@@ -69,7 +69,10 @@ class Template:
 def load_template(path: Path) -> Template:
     if not path.is_file():
         raise UserError(f"{path}: template not found")
-    text = path.read_text()
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{path}: unreadable template: {exc}") from None
     m = _FRONT.match(text)
     if not m:
         raise UserError(f"{path}: no front matter; a template opens with '{{#- kernel-genome' TOML '-#}}'")
@@ -103,3 +106,5 @@ def render_text(text: str, params: Mapping[str, Value], where: str) -> str:
         raise RenderError(f"{where}: {exc.message}") from None
     except jinja2.TemplateError as exc:
         raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # Python errors inside expressions for some genome (64 // 0, ...)
+        raise RenderError(f"{where}: {type(exc).__name__} while rendering: {exc}") from None

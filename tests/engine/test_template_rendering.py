@@ -199,10 +199,6 @@ def test_render_text_missing_variable_in_a_string_filter_is_an_error_not_empty()
         render_text("X = {{ MISSING | upper }}", {}, "w")
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="engine bug: an undefined variable passed to the tojson filter (as the real "
-                          "template does with NUM_SPLITS) raises TypeError from json.dumps, which "
-                          "template.render_text does not turn into RenderError")
 def test_render_text_missing_variable_in_tojson_filter_is_a_render_error():
     with pytest.raises(RenderError):
         render_text("X = {{ MISSING | tojson }}", {}, "w")
@@ -230,10 +226,6 @@ def test_render_text_wraps_other_jinja_errors_with_their_type():
     assert "TemplateAssertionError" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, raises=ZeroDivisionError,
-                   reason="engine bug: template.render_text catches only jinja2 errors; a Python error "
-                          "raised while rendering for some genome (here 64 // 0) escapes RenderError, so "
-                          "EvolveLoop.attempt does not record it as render_error and the run crashes")
 def test_render_text_turns_python_errors_while_rendering_into_render_error():
     with pytest.raises(RenderError):
         render_text("X = {{ 64 // A }}", {"A": 0}, "w.j2")
@@ -333,9 +325,6 @@ def test_template_pointing_at_missing_space_file_fails_on_load_space(tmp_path):
     assert "absent.toml" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, raises=IsADirectoryError,
-                   reason="engine bug: space_file.load_space catches only FileNotFoundError; a space "
-                          "path that is a directory escapes as IsADirectoryError (a traceback, not exit 2)")
 def test_template_whose_space_is_a_directory_raises_user_error(tmp_path):
     front = FRONT.replace('space = "tiny.toml"', 'space = "."')
     path = write_template(tmp_path, "X = {{ BLOCK }}\n", front=front)
