@@ -78,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("engine: interrupted; results so far are on disk (continue with --resume)", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `... | head`: the reader left; nothing is wrong with the run
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
 
 
 def _interrupt(signum, frame) -> None:
