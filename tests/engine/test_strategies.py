@@ -19,7 +19,8 @@ from engine.strategies.random_search import RandomSearch
 REPO = Path(__file__).resolve().parents[2]
 HASH = "test-template-hash"
 
-SPACE = load_space(REPO / "genomes" / "sparse_mla_triton.toml")
+# A frozen space: the objectives below name its genes, so the real space may grow freely.
+SPACE = load_space(REPO / "tests" / "fixtures" / "genomes" / "strategy_space.toml")
 ALL_VALID = [p for p in (dict(zip(SPACE.gene_names, values))
                          for values in itertools.product(*(g.values for g in SPACE.genes)))
              if SPACE.is_valid(p)]
