@@ -86,6 +86,11 @@ class SparseMlaDecode:
                 torch.full((w.batch, w.heads), float("nan"), dtype=torch.float32, device=device))
 
     @staticmethod
+    def poison(outputs: tuple[torch.Tensor, ...]) -> None:
+        for t in outputs:
+            t.fill_(float("nan"))
+
+    @staticmethod
     def call(fn, inp: Inputs, outputs: tuple[torch.Tensor, torch.Tensor]) -> None:
         fn(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, *outputs)
 

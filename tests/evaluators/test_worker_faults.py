@@ -88,3 +88,10 @@ def test_a_kernel_print_cannot_corrupt_the_reply_channel(runner, faulty):
     req = request(faulty, {"FAULT": "none"})
     req["source"] = req["source"].replace("def sparse_mla_decode(", 'print("{not json")\n\ndef sparse_mla_decode(')
     assert runner.evaluate(req)["status"] == "ok"
+
+
+def test_a_kernel_that_skips_repeated_calls_is_caught_by_the_check_of_the_timed_calls(runner, faulty):
+    result = runner.evaluate(request(faulty, {"FAULT": "skip_repeat"}, bench=True))
+    assert result["status"] == "incorrect"
+    assert result["stage"] == "bench"
+    assert "output of the timed calls" in result["error"] and "NaN" in result["error"]
