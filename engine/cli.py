@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import signal
 import sys
 import tempfile
@@ -20,7 +21,8 @@ from engine.store.writer import ResultsWriter
 from engine.strategies import STRATEGIES, make_strategy
 from engine.strategies.base import Proposal
 from engine.template import Template, load_template
-from evaluators.runner import WorkerRunner
+from evaluators.integrity import HarnessChanged, HarnessIntegrity
+from evaluators.runner import GpuUnhealthy, WorkerRunner
 
 
 class _Parser(argparse.ArgumentParser):
@@ -75,6 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as exc:
         print(f"engine: error: {exc}", file=sys.stderr)
         return 2
+    except (HarnessChanged, GpuUnhealthy) as exc:  # the run stops; what it recorded stays
+        print(f"engine: stopped: {exc}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         print("engine: interrupted; results so far are on disk (continue with --resume)", file=sys.stderr)
         return 130
@@ -94,8 +99,12 @@ def _load(path: Path) -> tuple[Template, object]:
     return template, space
 
 
-def _start_runner(args, workdir: Path, log: Path) -> tuple[WorkerRunner, bool]:
-    runner = WorkerRunner(workdir, log, device=args.device, timeout_s=args.timeout_s)
+def _start_runner(args, template: Template, workdir: Path, log: Path) -> tuple[WorkerRunner, bool]:
+    # After a fault the fresh worker must first pass the PyTorch path (verification only), so
+    # a sick GPU stops the run instead of failing every candidate after it.
+    canary = {"problem": template.problem, "builtin": "torch_reference", "seed": secrets.randbits(62),
+              "bench": False}
+    runner = WorkerRunner(workdir, log, device=args.device, timeout_s=args.timeout_s, canary=canary)
     env = runner.start()
     if args.device == "cuda" and env["device_kind"] != "cuda":
         runner.stop()
@@ -111,12 +120,13 @@ def cmd_evolve(args) -> int:
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume)
     records = read_records(run_dir) if args.resume else []
     strategy = make_strategy(args.strategy, space, args.seed)
-    runner, cpu_rows = _start_runner(args, run_dir / "kernels", run_dir / "worker.log")
+    integrity = HarnessIntegrity()
+    runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
-                          args.budget, cpu_rows)
+                          args.budget, cpu_rows, integrity=integrity)
         loop.restore(records)
         loop.run()
     finally:
@@ -135,7 +145,7 @@ def cmd_eval(args) -> int:
         raise UserError(f"--genome: {exc}") from None
     with tempfile.TemporaryDirectory(prefix="kg-eval-") as tmp:
         writer = ResultsWriter(Path(tmp) / "run", "eval")
-        runner, cpu_rows = _start_runner(args, Path(tmp) / "kernels", Path(tmp) / "worker.log")
+        runner, cpu_rows = _start_runner(args, template, Path(tmp) / "kernels", Path(tmp) / "worker.log")
         try:
             loop = EvolveLoop(template, space, make_strategy("random", space, 0), runner, writer, 1, cpu_rows)
             record = (loop.evaluate_reference() if args.reference

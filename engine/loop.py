@@ -18,6 +18,7 @@ from engine.scoring import relative_geomean, workload_times
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
 from engine.template import RenderError, Template
+from evaluators.integrity import HarnessIntegrity
 from evaluators.status import Status
 
 
@@ -42,8 +43,10 @@ class EvolveLoop:
 
     def __init__(self, template: Template, space: Space, strategy: Strategy, runner: Runner,
                  writer: ResultsWriter, budget: int, cpu_rows: bool,
-                 progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic):
+                 progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic,
+                 integrity: HarnessIntegrity | None = None):
         self.template, self.space, self.strategy = template, space, strategy
+        self.integrity = integrity
         self.runner, self.writer, self.budget = runner, writer, budget
         self.cpu_rows, self.progress, self.clock = cpu_rows, progress, clock
         self.state = RunState()
@@ -108,6 +111,8 @@ class EvolveLoop:
             request = self._request(source)
             outcome = self.runner.evaluate(request)
             outcome["input_seed"] = request["seed"]
+            if self.integrity is not None:
+                self.integrity.check()  # before anything measured by a changed harness is kept
         outcome["eval_s"] = self.clock() - t0
         record = self._row(genome, proposal, outcome)
         if proposal.operator == "default" and record["status"] == Status.OK.value:
@@ -130,6 +135,8 @@ class EvolveLoop:
         t0 = self.clock()
         request = self._request(None, builtin="torch_reference")
         outcome = self.runner.evaluate(request)
+        if self.integrity is not None:
+            self.integrity.check()
         outcome["eval_s"] = self.clock() - t0
         outcome["input_seed"] = request["seed"]
         record = self._row(None, Proposal({}, "reference"), outcome)

@@ -17,7 +17,9 @@ from typing import Any, Callable
 import torch
 
 from evaluators.bench import GraphTimer, WallTimer
-from evaluators.environment import fingerprint
+from evaluators.environment import fingerprint as environment
+from evaluators.guards import (Rejection, below_roofline, fingerprint, outputs_agree,
+                               static_check_triton)
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.problems import PROBLEMS
 from evaluators.status import Status
@@ -31,10 +33,14 @@ class StageFailure(Exception):
 
 
 class Evaluator:
-    def __init__(self, device: torch.device, workdir: Path):
+    DEFERRED_WRITE_WAIT_S = 0.05  # outputs must not change for this long after a call returns
+
+    def __init__(self, device: torch.device, workdir: Path,
+                 progress: Callable[[str], None] = lambda stage: None):
         self.device = device
         self.workdir = workdir
-        self.env = fingerprint(device)
+        self.progress = progress
+        self.env = environment(device)
         self.hw = find_hardware(self.env["gpu"]) if device.type == "cuda" else None
         self._pools: dict[str, torch.Tensor] = {}
         self._timer = (GraphTimer(device, self.hw["l2_bytes"] if self.hw else 64 << 20)
@@ -46,8 +52,12 @@ class Evaluator:
                                   "compile_s": None, "verify_s": None, "bench_s": None,
                                   "verify": [], "workloads": [], "env": self.env,
                                   "hardware": self.hw["file"] if self.hw else None}
+        guards = {"static": True, **(req.get("guards") or {})}
         try:
             problem = PROBLEMS[req["problem"]]()
+            if guards["static"] and not req.get("builtin") and req["language"] == "triton":
+                self.progress("static")
+                static_check_triton(req["source"], req["entry"])
             fn = self._load(req)
             self._stage(result, "compile", lambda: self._compile(problem, fn, req["seed"]))
             self._stage(result, "verify", lambda: self._verify(problem, fn, req["seed"], result))
@@ -55,13 +65,16 @@ class Evaluator:
                 self._stage(result, "bench", lambda: self._bench(problem, fn, req["seed"], result))
         except StageFailure as failure:
             result.update(status=failure.status.value, stage=failure.stage, error=str(failure)[:4000])
+        except Rejection as rejection:
+            result.update(status=rejection.status.value, stage=rejection.guard, error=str(rejection)[:4000])
         return result
 
     def _stage(self, result: dict, name: str, body: Callable[[], None]) -> None:
+        self.progress(name)
         t0 = time.perf_counter()
         try:
             body()
-        except StageFailure:
+        except (StageFailure, Rejection):
             raise
         except Exception as exc:  # the candidate raised: classify, keep the traceback's tail
             raise StageFailure(self._classify(exc), name, _describe(exc)) from exc
@@ -69,10 +82,15 @@ class Evaluator:
             result[f"{name}_s"] = time.perf_counter() - t0
 
     def _classify(self, exc: BaseException) -> Status:
+        text = str(exc).lower()
         if is_compile_failure(exc):
             return Status.COMPILE_ERROR
-        if isinstance(exc, torch.OutOfMemoryError) or "out of memory" in str(exc).lower():
+        if isinstance(exc, torch.OutOfMemoryError) or "out of memory" in text:
             return Status.OUT_OF_MEMORY
+        if "illegal memory access" in text or "misaligned address" in text or "illegal address" in text:
+            return Status.ILLEGAL_ADDRESS
+        if "launch failure" in text or "too many resources requested for launch" in text:
+            return Status.LAUNCH_FAILURE
         return Status.RUNTIME_ERROR
 
     # -- stages ------------------------------------------------------------------------------
@@ -96,15 +114,37 @@ class Evaluator:
         self._sync()
 
     def _verify(self, problem, fn: Callable, seed: int, result: dict) -> None:
-        for i, w in enumerate(problem.verify_shapes(self.device.type)):
+        shapes = problem.verify_shapes(self.device.type)
+        for i, w in enumerate(shapes):
             inp = problem.make_inputs(w, self._gen(seed, i), self._pool(problem))
-            outputs = problem.poisoned_outputs(w, self.device)
-            problem.call(fn, inp, outputs)
-            self._sync()
+            outputs = self._guarded_call(problem, fn, inp, w)
             failure, errors = problem.check(inp, outputs)
             result["verify"].append({"shape": w.name, **_finite(errors)})
             if failure:
                 raise StageFailure(Status.INCORRECT, "verify", f"{w.name}: {failure}")
+            again = problem.poisoned_outputs(w, self.device)
+            problem.call(fn, inp, again)
+            self._sync()
+            disagreement = outputs_agree(outputs, again)
+            if disagreement:
+                raise Rejection(Status.REJECTED_NONDETERMINISTIC, "determinism", f"{w.name}: {disagreement}")
+
+    def _guarded_call(self, problem, fn: Callable, inp, w) -> tuple:
+        """One call with the input-mutation and deferred-write guards around it."""
+        inputs_before = fingerprint(problem.inputs_of(inp))
+        outputs = problem.poisoned_outputs(w, self.device)
+        problem.call(fn, inp, outputs)
+        self._sync()
+        at_return = fingerprint(outputs)
+        time.sleep(self.DEFERRED_WRITE_WAIT_S)
+        self._sync()
+        if fingerprint(outputs) != at_return:
+            raise Rejection(Status.REJECTED_DEFERRED_WRITE, "deferred_write",
+                            f"{w.name}: outputs changed after the call had returned")
+        if fingerprint(problem.inputs_of(inp)) != inputs_before:
+            raise Rejection(Status.REJECTED_INPUT_MUTATION, "input_mutation",
+                            f"{w.name}: the call wrote to its inputs")
+        return outputs
 
     def _bench(self, problem, fn: Callable, seed: int, result: dict) -> None:
         for i, w in enumerate(problem.workloads(self.device.type)):
@@ -112,9 +152,17 @@ class Evaluator:
             outputs = problem.poisoned_outputs(w, self.device)
             call = lambda: problem.call(fn, inp, outputs)  # noqa: E731
             if self.device.type == "cuda":
-                graph = self._timer.capture(call)
+                graph = self._capture(call, w)
                 problem.poison(outputs)  # what is checked below must come from the replays
                 timing = self._timer.time(graph)
+                floor_us = roofline_floor_s(problem.flops(w), problem.bytes_moved(w), self.hw) * 1e6 \
+                    if self.hw else None
+                if below_roofline(timing.median_us, floor_us):
+                    timing = self._timer.time(graph)  # measure again before accusing
+                    if below_roofline(timing.median_us, floor_us):
+                        raise Rejection(Status.REJECTED_BELOW_ROOFLINE, "roofline_floor",
+                                        f"{w.name}: {timing.median_us:.2f} us is below the "
+                                        f"{floor_us:.2f} us floor, twice")
             else:
                 problem.poison(outputs)
                 timing = self._timer.time(call)
@@ -123,6 +171,15 @@ class Evaluator:
                 raise StageFailure(Status.INCORRECT, "bench",
                                    f"{w.name}: output of the timed calls: {failure}")
             result["workloads"].append(self._metrics(problem, w, timing))
+
+    def _capture(self, call: Callable[[], None], w) -> Any:
+        try:
+            return self._timer.capture(call)
+        except Exception as exc:
+            if "captur" in str(exc).lower() or "graph" in str(exc).lower():
+                raise Rejection(Status.REJECTED_NOT_CAPTURABLE, "graph_capture",
+                                f"{w.name}: {type(exc).__name__}: {exc}") from exc
+            raise
 
     # -- helpers -----------------------------------------------------------------------------
     def _metrics(self, problem, w, timing) -> dict[str, Any]:

@@ -22,11 +22,18 @@ from evaluators.status import Status
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+class GpuUnhealthy(RuntimeError):
+    """The known-good canary failed after a restart: the device, not the candidate, is at fault."""
+
+
 class WorkerRunner:
     def __init__(self, workdir: Path, log_path: Path, device: str = "auto",
                  timeout_s: float = 600.0, startup_timeout_s: float = 600.0,
-                 gpu_index: int | None = None):
+                 gpu_index: int | None = None, canary: dict[str, Any] | None = None):
         self.workdir, self.log_path = workdir, log_path
+        self.canary = canary  # a request that must succeed on a fresh worker after a fault
+        self._needs_canary = False
+        self.stage: str | None = None
         self.device, self.gpu_index = device, gpu_index
         self.timeout_s, self.startup_timeout_s = timeout_s, startup_timeout_s
         self.proc: subprocess.Popen | None = None
@@ -79,11 +86,20 @@ class WorkerRunner:
 
     # -- requests ----------------------------------------------------------------------------
     def evaluate(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self._needs_canary and self.canary is not None:
+            self._needs_canary = False
+            check = self._send(self.canary)
+            if check.get("status") != Status.OK.value:
+                raise GpuUnhealthy(f"the canary failed on a fresh worker after a fault: "
+                                   f"{check.get('status')}: {check.get('error')}")
+        return self._send(request)
+
+    def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.proc is None or self.proc.poll() is not None:
-            if self.proc is not None:
-                self.stop()
+            self.stop()
             self.start()
         assert self.proc is not None and self.proc.stdin is not None
+        self.stage = None
         try:
             self.proc.stdin.write((json.dumps(request) + "\n").encode())
             self.proc.stdin.flush()
@@ -98,6 +114,7 @@ class WorkerRunner:
         return reply
 
     def _failed(self, waited_s: float) -> dict[str, Any]:
+        stage = self.stage
         if self._eof and self.proc is not None:
             try:  # the pipe closed: the process is exiting; let it, to read how
                 self.proc.wait(timeout=30)
@@ -105,19 +122,21 @@ class WorkerRunner:
                 pass
         alive = self.proc is not None and self.proc.poll() is None
         if alive:
-            status, error = Status.TIMEOUT, f"no answer within {self.timeout_s:g} s; worker killed"
+            status = Status.COMPILE_TIMEOUT if stage == "compile" else Status.TIMEOUT
+            error = f"no answer within {self.timeout_s:g} s (stage {stage}); worker killed"
         else:
             code = self.proc.returncode if self.proc else None
             how = (f"killed by signal {signal.Signals(-code).name}" if code is not None and code < 0
                    else f"exited with status {code}")
             status, error = Status.WORKER_CRASH, f"worker {how} after {waited_s:.1f} s: {self._log_tail()}"
         self._restart()
-        return {"status": status.value, "stage": None, "error": error, "verify": [], "workloads": [],
+        return {"status": status.value, "stage": stage, "error": error, "verify": [], "workloads": [],
                 "env": self.env}
 
     def _restart(self) -> None:
         self.stop()
         self.restarts += 1
+        self._needs_canary = True
 
     def _read(self, timeout_s: float) -> dict[str, Any] | None:
         deadline = time.monotonic() + timeout_s
@@ -137,7 +156,11 @@ class WorkerRunner:
                 return None
             self._buf += chunk
         line, self._buf = self._buf.split(b"\n", 1)
-        return json.loads(line)
+        message = json.loads(line)
+        if "progress" in message:
+            self.stage = message["progress"]
+            return self._read(deadline - time.monotonic())
+        return message
 
     def _log_tail(self, n: int = 600) -> str:
         try:

@@ -86,6 +86,10 @@ class SparseMlaDecode:
                 torch.full((w.batch, w.heads), float("nan"), dtype=torch.float32, device=device))
 
     @staticmethod
+    def inputs_of(inp: Inputs) -> tuple[torch.Tensor, ...]:
+        return (inp.q, inp.kv_cache, inp.indices)
+
+    @staticmethod
     def poison(outputs: tuple[torch.Tensor, ...]) -> None:
         for t in outputs:
             t.fill_(float("nan"))

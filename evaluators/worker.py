@@ -36,7 +36,8 @@ def main() -> None:
     from evaluators.harness import Evaluator
 
     device = torch.device("cuda", 0) if cuda else torch.device("cpu")
-    evaluator = Evaluator(device, Path(sys.argv[1]))
+    # Progress lines name the stage under way, so that a timeout can say where it struck.
+    evaluator = Evaluator(device, Path(sys.argv[1]), progress=lambda stage: _send(replies, {"progress": stage}))
     _send(replies, {"ready": True, "env": evaluator.env})
     for line in sys.stdin:
         req = json.loads(line)

@@ -69,3 +69,38 @@ def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(
 def test_the_budget_is_a_count_of_genome_evaluations(tmp_path, runner):
     records = run(tmp_path / "run", runner, budget=2, resume=False, strategy="random")
     assert sum(r["kind"] == "genome" for r in records) == 2
+
+
+def test_a_harness_edited_during_the_run_stops_it_and_keeps_no_row_measured_by_it(tmp_path):
+    import shutil
+
+    from evaluators.integrity import HARNESS_DIR, HarnessChanged, HarnessIntegrity
+
+    copy = tmp_path / "harness"
+    shutil.copytree(HARNESS_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+
+    class TamperingRunner(WorkerRunner):  # the real worker; the third evaluation edits the harness
+        calls = 0
+
+        def evaluate(self, request):
+            result = super().evaluate(request)
+            TamperingRunner.calls += 1
+            if TamperingRunner.calls == 3:
+                (copy / "bench.py").write_text("# timings are whatever I say\n")
+            return result
+
+    template = load_template(SMALL)
+    space = template.load_space()
+    run_dir = tmp_path / "run"
+    config = open_run(run_dir, template, "random", 1, False)
+    runner = TamperingRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        loop = EvolveLoop(template, space, make_strategy("random", space, 1), runner,
+                          ResultsWriter(run_dir, config.run_id), 5, cpu_rows=True,
+                          integrity=HarnessIntegrity(copy))
+        with pytest.raises(HarnessChanged, match="bench.py"):
+            loop.run()
+    finally:
+        runner.stop()
+    kinds = [r["kind"] for r in read_records(run_dir)]
+    assert kinds == ["reference", "genome"]  # the third evaluation's row was never written

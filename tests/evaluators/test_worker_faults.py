@@ -37,18 +37,6 @@ def test_honest_fixture_passes_so_the_faults_below_are_the_only_difference(runne
     assert len(result["workloads"]) == 4 and all(w["median_us"] > 0 for w in result["workloads"])
 
 
-@pytest.mark.parametrize("fault, words", [
-    ("skip_rope", "out of tolerance"),
-    ("stale_scale", "out of tolerance"),
-    ("half_heads", "NaN (unwritten"),
-])
-def test_verification_rejects_a_wrong_kernel(runner, faulty, fault, words):
-    result = runner.evaluate(request(faulty, {"FAULT": fault}))
-    assert result["status"] == "incorrect"
-    assert result["stage"] == "verify"
-    assert words in result["error"]
-
-
 def test_the_largest_workload_is_always_verified(runner, faulty):
     result = runner.evaluate(request(faulty, {"FAULT": "none"}))
     assert "b4_ctx4k" in [v["shape"] for v in result["verify"]]  # the largest CPU workload
@@ -90,8 +78,8 @@ def test_a_kernel_print_cannot_corrupt_the_reply_channel(runner, faulty):
     assert runner.evaluate(req)["status"] == "ok"
 
 
-def test_a_kernel_that_skips_repeated_calls_is_caught_by_the_check_of_the_timed_calls(runner, faulty):
-    result = runner.evaluate(request(faulty, {"FAULT": "skip_repeat"}, bench=True))
+def test_a_kernel_that_stops_working_once_timed_is_caught_by_the_check_of_the_timed_calls(runner, faulty):
+    result = runner.evaluate(request(faulty, {"FAULT": "stop_after_verify"}, bench=True))
     assert result["status"] == "incorrect"
     assert result["stage"] == "bench"
     assert "output of the timed calls" in result["error"] and "NaN" in result["error"]

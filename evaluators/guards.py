@@ -1,0 +1,171 @@
+"""Guards against candidates that game the harness (see ../shared/reference/reward_hacking.md).
+
+Each guard is a named check with its own rejection status. Source-level guards read the
+rendered module's syntax tree; runtime guards compare fingerprints of tensors before and after
+a call, repeat a call, or hold a time against the roofline floor. The harness decides where
+each runs (``evaluators.harness``); this module only decides.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+import torch
+
+from evaluators.status import Status
+
+# Modules a Triton template may import. Anything else (ctypes, os, threading, gc, inspect, ...)
+# is a way to reach outside the kernel: raw memory, other threads, the harness's objects.
+TRITON_IMPORTS = frozenset({"torch", "triton", "triton.language", "math"})
+
+# Host-side names that hide work from the timer or reach into the harness.
+FORBIDDEN_ATTRS = {
+    "Stream": "creates a CUDA stream (work outside the timed stream)",
+    "stream": "switches CUDA streams (work outside the timed stream)",
+    "Event": "uses CUDA events (timer tampering)",
+    "CUDAGraph": "captures its own CUDA graph",
+    "graph": "captures its own CUDA graph",
+    "synchronize": "synchronizes the device from inside the call",
+    "_getframe": "walks interpreter frames (reads the harness's state)",
+    "get_objects": "walks the garbage collector's objects (reads the harness's state)",
+}
+FORBIDDEN_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "vars", "setattr",
+                   "getattr", "delattr"}
+# PyTorch compute in the host launcher: the answer would come from PyTorch, not the kernel.
+TORCH_COMPUTE = frozenset({
+    "matmul", "mm", "bmm", "einsum", "softmax", "log_softmax", "logsumexp", "exp", "exp2", "sum",
+    "baddbmm", "addmm", "tensordot", "scaled_dot_product_attention", "gather", "index_select",
+    "take_along_dim", "max", "amax", "where", "masked_fill", "div", "mul", "add",
+})
+
+
+@dataclass(frozen=True)
+class Rejection(Exception):
+    status: Status
+    guard: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.guard}: {self.reason}"
+
+
+def static_check_triton(source: str, entry: str) -> None:
+    """Raise ``Rejection`` if the rendered Triton module does what a kernel template must not."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return  # a syntax error is a compile error; the compile stage reports it
+    kernels = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)}
+    for node in ast.walk(tree):
+        _check_imports(node)
+        _check_names(node)
+    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+        if fn.name in kernels:
+            _check_kernel_body(fn, kernels)
+        else:
+            _check_host_body(fn)
+    if entry not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+        raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
+
+
+def _reject(reason: str, node: ast.AST) -> Rejection:
+    return Rejection(Status.REJECTED_STATIC, "static", f"line {getattr(node, 'lineno', '?')}: {reason}")
+
+
+def _is_jit(fn: ast.FunctionDef) -> bool:
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        if isinstance(target, ast.Attribute) and target.attr == "jit":
+            return True
+    return False
+
+
+def _check_imports(node: ast.AST) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name not in TRITON_IMPORTS:
+                raise _reject(f"imports {alias.name}; a Triton template may import only "
+                              f"{sorted(TRITON_IMPORTS)}", node)
+    elif isinstance(node, ast.ImportFrom):
+        if node.module not in TRITON_IMPORTS:
+            raise _reject(f"imports from {node.module}", node)
+
+
+def _check_names(node: ast.AST) -> None:
+    if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRS:
+        raise _reject(f".{node.attr} {FORBIDDEN_ATTRS[node.attr]}", node)
+    if isinstance(node, ast.Name) and node.id in FORBIDDEN_CALLS:
+        raise _reject(f"uses {node.id}() (dynamic code or reflection)", node)
+    if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr != "__name__":
+        raise _reject(f"touches dunder attribute {node.attr}", node)
+
+
+def _check_kernel_body(fn: ast.FunctionDef, kernels: set[str]) -> None:
+    """Inside @triton.jit: only tl.*, triton.*, other kernels of the module, and builtins the
+    Triton front end knows (range, min, max, ...)."""
+    allowed_builtins = {"range", "min", "max", "abs", "len", "int", "float", "print"}
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
+        root = _root_name(node.func)
+        if root in ("tl", "triton") or root in kernels or root in allowed_builtins:
+            continue
+        if isinstance(node.func, ast.Attribute) and root not in ("torch", "np", "numpy", "math"):
+            continue  # methods of tl tensors: x.to(...), ptr.dtype.element_ty, ...
+        raise _reject(f"kernel {fn.name} calls {ast.unparse(node.func)}; only triton.language "
+                      f"is allowed inside a kernel", node)
+
+
+def _check_host_body(fn: ast.FunctionDef) -> None:
+    for node in ast.walk(fn):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            raise _reject(f"{fn.name} multiplies matrices with '@' on the host", node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if _root_name(node.func) == "torch" and node.func.attr in TORCH_COMPUTE:
+                raise _reject(f"{fn.name} computes with torch.{node.func.attr}; the answer must come "
+                              f"from the Triton kernel", node)
+
+
+def _root_name(func: ast.AST) -> str | None:
+    while isinstance(func, ast.Attribute):
+        func = func.value
+    return func.id if isinstance(func, ast.Name) else None
+
+
+# -- runtime guards -------------------------------------------------------------------------
+
+def fingerprint(tensors: tuple[torch.Tensor, ...], chunk: int = 1 << 25) -> list[tuple[int, ...]]:
+    """Content fingerprints: per tensor, the sum and a position-weighted sum of its bytes read
+    as 64-bit words (wrapping), in chunks so that a 19 GB cache needs no 19 GB temporary."""
+    prints = []
+    for t in tensors:
+        raw = t.detach().contiguous().view(torch.uint8).flatten()
+        tail = raw[raw.numel() // 8 * 8:]
+        words = raw[: raw.numel() // 8 * 8].view(torch.int64)
+        total = weighted = 0
+        for start in range(0, words.numel(), chunk):
+            part = words[start:start + chunk]
+            weights = torch.arange(start + 1, start + part.numel() + 1, device=t.device, dtype=torch.int64)
+            total += int(part.sum())
+            weighted += int((part * weights).sum())
+        prints.append((total, weighted, int(tail.sum()) if tail.numel() else 0))
+    return prints
+
+
+def outputs_agree(first: tuple[torch.Tensor, ...], second: tuple[torch.Tensor, ...]) -> str | None:
+    """Same inputs, two calls: the outputs must be bitwise equal (NaN patterns included)."""
+    for i, (a, b) in enumerate(zip(first, second)):
+        if not torch.equal(a.view(torch.uint8) if a.dtype != torch.uint8 else a,
+                           b.view(torch.uint8) if b.dtype != torch.uint8 else b):
+            nan_a, nan_b = torch.isnan(a), torch.isnan(b)
+            diff = (a.double() - b.double()).abs()[~(nan_a | nan_b)]
+            return (f"output {i} differs between two calls on the same inputs "
+                    f"(max diff {float(diff.max()) if diff.numel() else 0.0:.3g}, "
+                    f"NaN in {int(nan_a.sum())} vs {int(nan_b.sum())} elements)")
+    return None
+
+
+def below_roofline(median_us: float, floor_us: float | None, slack: float = 0.95) -> bool:
+    """A time under the physical floor (with 5% slack for ceiling measurement error)."""
+    return floor_us is not None and median_us < slack * floor_us
