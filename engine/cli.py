@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
+from engine.audit import audit
 from engine.errors import UserError
 from engine.genome import Genome, InvalidGenome, complete, parse_params
 from engine.loop import EvolveLoop
@@ -50,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
     _device_args(one)
 
+    au = sub.add_parser("audit", help="re-run a run's top genomes in fresh processes; report what does not reproduce")
+    au.add_argument("run_dir", type=Path)
+    au.add_argument("--top", type=_positive, default=5)
+    _device_args(au)
+
     sh = sub.add_parser("show", help="best genome per workload and failure counts of a run folder")
     sh.add_argument("run_dir", type=Path)
     sh.add_argument("--top", type=_positive, default=5)
@@ -73,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
     try:
-        return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show}[args.command](args)
+        return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show,
+                "audit": cmd_audit}[args.command](args)
     except UserError as exc:
         print(f"engine: error: {exc}", file=sys.stderr)
         return 2
@@ -163,6 +170,13 @@ def _genome_text(arg: str) -> str:
     if not path.is_file():
         raise UserError(f"--genome {arg}: neither a JSON object nor an existing file")
     return path.read_text()
+
+
+def cmd_audit(args) -> int:
+    def fresh_runner(template: Template, folder: Path) -> WorkerRunner:
+        return _start_runner(args, template, folder / "kernels", folder / "worker.log")[0]
+
+    return 1 if audit(args.run_dir, args.top, fresh_runner, sys.stdout) else 0
 
 
 def cmd_show(args) -> int:

@@ -1,0 +1,72 @@
+"""Audit a finished run: re-run its top genomes in fresh processes with new seeds and report any
+whose correctness or speed does not reproduce within the recorded spread."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from engine.errors import UserError
+from engine.run_folder import read_config
+from engine.store.reader import read_records
+from engine.template import Template, load_template
+
+
+def speed_drift(old: list[dict[str, Any]], new: list[dict[str, Any]], rel: float = 0.05,
+                iqr_factor: float = 3.0) -> list[str]:
+    """Workloads whose new median lies outside the old one's spread: more than iqr_factor times
+    the larger IQR of the two and more than ``rel`` of the old median away."""
+    now = {w["name"]: w for w in new}
+    drifts = []
+    for w in old:
+        n = now.get(w["name"])
+        if n is None:
+            drifts.append(f"{w['name']}: not timed again")
+            continue
+        allowed = max(iqr_factor * max(w["iqr_us"], n["iqr_us"]), rel * w["median_us"])
+        if abs(n["median_us"] - w["median_us"]) > allowed:
+            drifts.append(f"{w['name']}: {w['median_us']:.1f} -> {n['median_us']:.1f} us "
+                          f"(allowed +-{allowed:.1f})")
+    return drifts
+
+
+def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path], Any], out: TextIO) -> int:
+    """Returns how many of the audited genomes did not reproduce."""
+    config = read_config(run_dir)
+    template = load_template(Path(config.template))
+    if template.content_hash != config.template_hash:
+        raise UserError(f"{config.template}: changed since run {config.run_id} "
+                        f"(hash {template.content_hash}, run has {config.template_hash}); cannot audit")
+    records = read_records(run_dir)
+    best = sorted((r for r in records if r["kind"] == "genome" and r["score"] is not None),
+                  key=lambda r: r["score"])[:top]
+    if not best:
+        raise UserError(f"{run_dir}: no scored genome to audit")
+    compare_speed = not any(r["cpu_row"] for r in best)
+    failed = 0
+    print(f"audit of {run_dir}: top {len(best)} genomes, each in a fresh worker with a new seed"
+          + ("" if compare_speed else " (CPU rows: correctness only; interpreter timings are not compared)"),
+          file=out)
+    for i, r in enumerate(best):
+        runner = make_runner(template, run_dir / "audit" / f"{i:03d}")
+        try:
+            params = json.loads(r["params_json"])
+            result = runner.evaluate({"problem": template.problem, "language": template.language,
+                                      "entry": template.entry, "source": template.render(params),
+                                      "seed": secrets.randbits(62)})
+        finally:
+            runner.stop()
+        problems = []
+        if result["status"] != "ok":
+            problems.append(f"correctness: now {result['status']}: {(result.get('error') or '')[:160]}")
+        elif compare_speed:
+            problems += [f"speed: {d}" for d in speed_drift(r["workloads"], result["workloads"])]
+        failed += bool(problems)
+        verdict = "reproduces" if not problems else "DOES NOT REPRODUCE"
+        print(f"  {r['genome_id']}  score {r['score']:.3f}  {verdict}", file=out)
+        for p in problems:
+            print(f"      {p}", file=out)
+    print(f"{failed} of {len(best)} did not reproduce", file=out)
+    return failed

@@ -1,0 +1,76 @@
+"""`engine audit`: top genomes re-run in fresh workers; what does not reproduce is reported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.audit import speed_drift
+from engine.genome import Genome
+from engine.run_folder import open_run
+from engine.store.writer import ResultsWriter
+from engine.template import load_template
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path("tests/fixtures/templates")
+
+
+def engine(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=600)
+
+
+def timing(name: str, median: float, iqr: float) -> dict:
+    return {"name": name, "median_us": median, "iqr_us": iqr}
+
+
+def test_speed_within_the_recorded_spread_reproduces_and_outside_it_does_not():
+    old = [timing("a", 100.0, 1.0), timing("b", 50.0, 4.0)]
+    assert speed_drift(old, [timing("a", 104.0, 1.0), timing("b", 61.0, 4.0)]) == []  # 5% / 3 IQR
+    drifts = speed_drift(old, [timing("a", 110.0, 1.0), timing("b", 50.0, 4.0)])
+    assert drifts == ["a: 100.0 -> 110.0 us (allowed +-5.0)"]
+    assert speed_drift(old, [timing("a", 100.0, 1.0)]) == ["b: not timed again"]
+
+
+def test_an_honest_run_reproduces(tmp_path):
+    run = tmp_path / "run"
+    made = engine("evolve", str(FIXTURES / "sparse_mla_small.triton.j2"), "--budget", "2",
+                  "--strategy", "random", "--device", "cpu", "--out", str(run))
+    assert made.returncode == 0, made.stderr
+    done = engine("audit", str(run), "--top", "2", "--device", "cpu")
+    assert done.returncode == 0, done.stdout + done.stderr
+    verdicts = [line.split()[-1] for line in done.stdout.splitlines() if "score" in line]
+    assert verdicts == ["reproduces", "reproduces"] and "0 of 2 did not reproduce" in done.stdout
+
+
+def test_a_recorded_pass_that_fails_when_run_again_is_reported(tmp_path):
+    """A row that says ok for a kernel that is wrong (as a weaker harness or a lucky race might
+    have recorded): the audit runs it again and says so."""
+    template = load_template(FIXTURES / "sparse_mla_faulty.triton.j2")
+    run = tmp_path / "run"
+    config = open_run(run, template, "random", 0, resume=False)
+    genome = Genome.make(template.load_space(), {"FAULT": "half_heads"}, template.content_hash)
+    ResultsWriter(run, config.run_id).append([{
+        "attempt": 0, "kind": "genome", "genome_id": genome.genome_id, "template": str(template.path),
+        "template_hash": template.content_hash, "problem": template.problem, "language": "triton",
+        "params_json": genome.params_json, "parent_ids": [], "operator": "random", "strategy": "random",
+        "status": "ok", "cpu_row": True, "score": 0.5, "baseline": "forged",
+        "workloads": [{"name": "b1_ctx1k", "median_us": 1.0, "iqr_us": 0.1}],
+    }])
+    done = engine("audit", str(run), "--device", "cpu")
+    assert done.returncode == 1
+    assert "DOES NOT REPRODUCE" in done.stdout and "correctness: now incorrect" in done.stdout
+    assert json.loads((run / "run.json").read_text())["template_hash"] == template.content_hash
+
+
+def test_auditing_a_run_whose_template_changed_is_refused(tmp_path):
+    src = tmp_path / "t.triton.j2"
+    src.write_text((REPO / FIXTURES / "sparse_mla_small.triton.j2").read_text()
+                   .replace('"../genomes/small.toml"', f'"{REPO / "tests/fixtures/genomes/small.toml"}"'))
+    run = tmp_path / "run"
+    open_run(run, load_template(src), "random", 0, resume=False)
+    src.write_text(src.read_text() + "\n# edited\n")
+    done = engine("audit", str(run), "--device", "cpu")
+    assert done.returncode == 2 and "changed since run" in done.stderr
