@@ -44,10 +44,15 @@ def main() -> None:
         if req.get("op") == "exit":
             break
         result = evaluator.evaluate(req)
-        result["restart"] = cuda and result["status"] in ("runtime_error", "out_of_memory")
+        result["restart"] = cuda and result["status"] in _POISONING
         _send(replies, result)
         if result["restart"]:
             break
+
+
+# Outcomes after which the CUDA context may be broken (sticky errors, an aborted capture).
+_POISONING = ("runtime_error", "out_of_memory", "illegal_address", "launch_failure",
+              "rejected_not_capturable")
 
 
 def _send(stream, obj) -> None:
