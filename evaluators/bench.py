@@ -23,6 +23,7 @@ class Timing:
     iqr_us: float
     min_us: float
     n: int
+    window_us: float | None = None  # per call, back-to-back replays closed by a device-wide sync
 
 
 def summarize(samples_us: list[float]) -> Timing:
@@ -60,7 +61,18 @@ class GraphTimer:
             graph.replay()
             end.record()
         torch.cuda.synchronize(self.device)
-        return summarize([s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends)])
+        timing = summarize([s.elapsed_time(e) * 1e3 for s, e in zip(starts, ends)])
+        return Timing(timing.median_us, timing.iqr_us, timing.min_us, timing.n, self._window(graph))
+
+    def _window(self, graph: torch.cuda.CUDAGraph) -> float:
+        """Host clock around back-to-back replays and a device-wide synchronize: work that a call
+        leaves running on any stream or thread of the device is inside this window."""
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(self.reps):
+            graph.replay()
+        torch.cuda.synchronize()
+        return (time.perf_counter() - t0) * 1e6 / self.reps
 
 
 class WallTimer:

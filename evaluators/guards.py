@@ -169,3 +169,11 @@ def outputs_agree(first: tuple[torch.Tensor, ...], second: tuple[torch.Tensor, .
 def below_roofline(median_us: float, floor_us: float | None, slack: float = 0.95) -> bool:
     """A time under the physical floor (with 5% slack for ceiling measurement error)."""
     return floor_us is not None and median_us < slack * floor_us
+
+
+def hidden_work(median_us: float, window_us: float | None, factor: float = 3.0,
+                slack_us: float = 50.0) -> bool:
+    """The device-wide window per call far exceeds the event-timed call: something the call
+    started kept the device busy outside the timed stream. (Back-to-back replays run with a
+    warm L2 and no flush, so an honest window is at most about the event time plus launch cost.)"""
+    return window_us is not None and window_us > factor * median_us + slack_us

@@ -18,8 +18,8 @@ import torch
 
 from evaluators.bench import GraphTimer, WallTimer
 from evaluators.environment import fingerprint as environment
-from evaluators.guards import (Rejection, below_roofline, fingerprint, outputs_agree,
-                               static_check_triton)
+from evaluators.guards import (Rejection, below_roofline, fingerprint, hidden_work,
+                               outputs_agree, static_check_triton)
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.problems import PROBLEMS
 from evaluators.status import Status
@@ -157,12 +157,18 @@ class Evaluator:
                 timing = self._timer.time(graph)
                 floor_us = roofline_floor_s(problem.flops(w), problem.bytes_moved(w), self.hw) * 1e6 \
                     if self.hw else None
-                if below_roofline(timing.median_us, floor_us):
+                suspect = lambda t: below_roofline(t.median_us, floor_us) or \
+                    hidden_work(t.median_us, t.window_us)  # noqa: E731
+                if suspect(timing):
                     timing = self._timer.time(graph)  # measure again before accusing
                     if below_roofline(timing.median_us, floor_us):
                         raise Rejection(Status.REJECTED_BELOW_ROOFLINE, "roofline_floor",
                                         f"{w.name}: {timing.median_us:.2f} us is below the "
                                         f"{floor_us:.2f} us floor, twice")
+                    if hidden_work(timing.median_us, timing.window_us):
+                        raise Rejection(Status.REJECTED_HIDDEN_WORK, "device_sync",
+                                        f"{w.name}: {timing.window_us:.1f} us per call with a device-wide "
+                                        f"sync against {timing.median_us:.1f} us between events, twice")
             else:
                 problem.poison(outputs)
                 timing = self._timer.time(call)

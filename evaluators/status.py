@@ -23,6 +23,7 @@ class Status(str, Enum):
     REJECTED_DEFERRED_WRITE = "rejected_deferred_write"    # outputs changed after the call returned
     REJECTED_NOT_CAPTURABLE = "rejected_not_capturable"    # cannot be captured in a CUDA graph
     REJECTED_BELOW_ROOFLINE = "rejected_below_roofline"    # faster than physics allows, twice
+    REJECTED_HIDDEN_WORK = "rejected_hidden_work"          # device busy long after its events closed
 
 
 FAILED = frozenset(Status) - {Status.OK}

@@ -93,3 +93,12 @@ def test_default_gpu_workloads_cover_every_batch_and_context():
     assert all(w.heads == 128 and w.topk == 2048 for w in PROBLEM.workloads("cuda"))
     largest = max(PROBLEM.workloads("cuda"), key=lambda w: w.batch * w.context)
     assert largest in PROBLEM.verify_shapes("cuda")
+
+
+def test_timing_guards_decide_on_the_physical_floor_and_the_device_wide_window():
+    from evaluators.guards import below_roofline, hidden_work
+
+    assert below_roofline(40.0, 46.2) and not below_roofline(45.0, 46.2)  # 5% slack
+    assert not below_roofline(1.0, None)  # no hardware sheet, no floor
+    assert not hidden_work(170.0, 175.0) and not hidden_work(16.0, 60.0)
+    assert hidden_work(16.0, 400.0) and not hidden_work(16.0, None)
