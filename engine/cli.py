@@ -13,6 +13,7 @@ from typing import Sequence
 
 from engine.audit import audit
 from engine.errors import UserError
+from engine.faults import FaultInjector
 from engine.genome import Genome, InvalidGenome, complete, parse_params
 from engine.loop import EvolveLoop
 from engine.run_folder import default_run_dir, open_run
@@ -43,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
+    ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
+                    help="fire drill: before this share of genomes, also evaluate a deliberately broken copy")
     _device_args(ev)
 
     one = sub.add_parser("eval", help="evaluate one genome (the space's default if none) and print its record")
@@ -123,6 +126,8 @@ def cmd_evolve(args) -> int:
     template, space = _load(args.template)
     if args.resume and args.out is None:
         raise UserError("--resume needs --out naming the run folder to continue")
+    if not 0.0 <= args.inject_faults <= 1.0:
+        raise UserError(f"--inject-faults {args.inject_faults}: a rate between 0 and 1")
     run_dir = args.out or default_run_dir(template)
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume)
     records = read_records(run_dir) if args.resume else []
@@ -132,8 +137,9 @@ def cmd_evolve(args) -> int:
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:
+        injector = FaultInjector(args.inject_faults, args.seed) if args.inject_faults else None
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
-                          args.budget, cpu_rows, integrity=integrity)
+                          args.budget, cpu_rows, integrity=integrity, injector=injector)
         loop.restore(records)
         loop.run()
     finally:

@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, TextIO
 
+from engine.faults import FaultInjector, inject, operator_label
 from engine.genome import Genome, InvalidGenome, Space
 from engine.scoring import relative_geomean, workload_times
 from engine.store.writer import ResultsWriter
@@ -44,9 +45,10 @@ class EvolveLoop:
     def __init__(self, template: Template, space: Space, strategy: Strategy, runner: Runner,
                  writer: ResultsWriter, budget: int, cpu_rows: bool,
                  progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic,
-                 integrity: HarnessIntegrity | None = None):
+                 integrity: HarnessIntegrity | None = None, injector: FaultInjector | None = None):
         self.template, self.space, self.strategy = template, space, strategy
         self.integrity = integrity
+        self.injector = injector
         self.runner, self.writer, self.budget = runner, writer, budget
         self.cpu_rows, self.progress, self.clock = cpu_rows, progress, clock
         self.state = RunState()
@@ -59,6 +61,8 @@ class EvolveLoop:
             if r["kind"] == "reference":
                 self.state.reference = r
                 continue
+            if r["kind"] == "injected":
+                continue  # fire-drill rows: outside the budget, never told to the strategy
             self.state.attempts += 1
             if r["genome_id"] is None:
                 continue  # an invalid proposal: counted, nothing to tell
@@ -102,6 +106,9 @@ class EvolveLoop:
         if seen is not None:
             self.strategy.tell([Told(genome.genome_id, genome.params, seen["score"])])
             return None
+        fault = self.injector.draw() if self.injector else None
+        if fault is not None:
+            self._evaluate_injected(genome, fault)
         t0 = self.clock()
         try:
             source = self.template.render(genome.params)
@@ -121,6 +128,25 @@ class EvolveLoop:
         self._persist(record, proposal)
         self.strategy.tell([Told(genome.genome_id, genome.params, record["score"])])
         return record
+
+    def _evaluate_injected(self, genome: Genome, fault) -> None:
+        """A deliberately broken copy of this genome's kernel: its own row, outside the budget,
+        never told to the strategy."""
+        try:
+            source = inject(self.template.render(genome.params), self.template.entry, fault)
+        except RenderError:
+            return
+        t0 = self.clock()
+        request = self._request(source)
+        outcome = self.runner.evaluate(request)
+        if self.integrity is not None:
+            self.integrity.check()
+        outcome.update(eval_s=self.clock() - t0, input_seed=request["seed"])
+        record = self._row(genome, Proposal(genome.params, operator_label(fault)), outcome)
+        record.update(kind="injected")
+        self.writer.append([record])
+        self.state.next_attempt += 1
+        self._say(f"[inject] {fault.name:<15} -> {record['status']}")
 
     # -- pieces ------------------------------------------------------------------------------
     def _genome(self, params) -> Genome:

@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.faults import expected_statuses
 from engine.run_folder import read_config
 from engine.scoring import workload_times
 from engine.store.reader import read_records
@@ -58,6 +59,12 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
             genome = b["record"]
             print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
                   f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)
+    injected = [r for r in records if r["kind"] == "injected"]
+    if injected:
+        wrong = [r for r in injected if r["status"] not in expected_statuses(r["operator"])]
+        print(f"\ninjected faults: {len(injected)}, {len(injected) - len(wrong)} with the expected status", file=out)
+        for r in wrong:
+            print(f"  UNEXPECTED {r['operator']}: {r['status']} {(r['error'] or '')[:120]}", file=out)
     failures = [r for r in genomes if r["status"] != "ok"]
     if failures:
         print("\nfailures (first of each status):", file=out)

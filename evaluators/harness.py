@@ -85,7 +85,8 @@ class Evaluator:
         text = str(exc).lower()
         if is_compile_failure(exc):
             return Status.COMPILE_ERROR
-        if isinstance(exc, torch.OutOfMemoryError) or "out of memory" in text:
+        if (isinstance(exc, torch.OutOfMemoryError) or "out of memory" in text
+                or "not enough memory" in text or "can't allocate memory" in text):
             return Status.OUT_OF_MEMORY
         if "illegal memory access" in text or "misaligned address" in text or "illegal address" in text:
             return Status.ILLEGAL_ADDRESS

@@ -1,0 +1,69 @@
+"""Fault injection: the harness's own fire drill.
+
+``evolve --inject-faults RATE`` evaluates, before a fraction of the genomes, an extra candidate
+made from that genome's rendered source with one deliberate fault appended (the entry point is
+replaced by a faulty one). Each such row has kind "injected" and its expected status in
+``operator`` ("inject:crash->worker_crash|illegal_address"), so a run can be checked row by
+row; the honest genome is then evaluated as usual, so the search sees the same results as a run
+without faults.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fault:
+    name: str
+    expected: tuple[str, ...]   # acceptable statuses
+    body: str                   # Python appended to the rendered module
+
+
+def _wrap(entry: str, body: str) -> str:
+    return (f"\n\nimport torch\nimport triton\nimport triton.language as tl\n\n_kg_honest_entry = {entry}\n\n\n"
+            f"def {entry}(q, kv_cache, indices, sm_scale, out, lse):\n{body}")
+
+
+FAULTS = (
+    Fault("crash", ("worker_crash", "illegal_address"),
+          "    _kg_wild[(1,)](out)\n\n\n@triton.jit\ndef _kg_wild(p):\n"
+          "    tl.store(p + (1 << 40), tl.load(p))\n"),
+    Fault("hang", ("timeout", "compile_timeout"), "    while True:\n        pass\n"),
+    Fault("wrong", ("incorrect",),
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n    out.mul_(1.05)\n"),
+    Fault("partial", ("incorrect",),
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"
+          "    out[:, : out.shape[1] // 2].fill_(float('nan'))\n"),
+    Fault("input_mutation", ("rejected_input_mutation",),
+          "    q.zero_()\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
+    Fault("static_cheat", ("rejected_static",),
+          "    import ctypes\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
+    Fault("out_of_memory", ("out_of_memory",),
+          "    torch.empty(1 << 46, dtype=torch.uint8, device=out.device)\n"
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
+)
+
+
+def inject(source: str, entry: str, fault: Fault) -> str:
+    return source + _wrap(entry, fault.body)
+
+
+class FaultInjector:
+    def __init__(self, rate: float, seed: int):
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"--inject-faults must be a rate between 0 and 1, not {rate}")
+        self.rate = rate
+        self.rng = random.Random(seed ^ 0x5EED)
+
+    def draw(self) -> Fault | None:
+        return self.rng.choice(FAULTS) if self.rng.random() < self.rate else None
+
+
+def operator_label(fault: Fault) -> str:
+    return f"inject:{fault.name}->{'|'.join(fault.expected)}"
+
+
+def expected_statuses(operator: str) -> tuple[str, ...]:
+    return tuple(operator.split("->", 1)[1].split("|"))

@@ -1,0 +1,42 @@
+"""The fire drill: injected faults are each recorded with their expected status, outside the
+budget, and the honest search sees exactly what a run without them sees."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.faults import FAULTS, expected_statuses
+from engine.store.reader import read_records
+
+REPO = Path(__file__).resolve().parents[2]
+SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+
+
+def evolve(out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", "evolve", SMALL, "--budget", "6",
+                           "--strategy", "random", "--seed", "3", "--device", "cpu", "--timeout-s", "20",
+                           "--out", str(out), *extra], cwd=REPO, capture_output=True, text=True, timeout=900)
+
+
+def test_every_injected_fault_gets_its_expected_status_and_the_search_is_unchanged(tmp_path):
+    drilled = evolve(tmp_path / "drill", "--inject-faults", "1.0")
+    assert drilled.returncode == 0, drilled.stderr
+    clean = evolve(tmp_path / "clean")
+    assert clean.returncode == 0, clean.stderr
+    drill_rows = read_records(tmp_path / "drill")
+    injected = [r for r in drill_rows if r["kind"] == "injected"]
+    assert len(injected) == 6  # rate 1.0: one before each genome
+    for r in injected:
+        assert r["status"] in expected_statuses(r["operator"]), (r["operator"], r["status"], r["error"])
+    genomes = [(r["genome_id"], r["status"]) for r in drill_rows if r["kind"] == "genome"]
+    assert genomes == [(r["genome_id"], r["status"]) for r in read_records(tmp_path / "clean")
+                       if r["kind"] == "genome"]
+    assert all(status == "ok" for _, status in genomes)
+    assert "6 with the expected status" in drilled.stdout
+
+
+def test_the_catalogue_names_a_status_for_every_fault():
+    assert len({f.name for f in FAULTS}) == len(FAULTS) >= 7
+    assert all(f.expected for f in FAULTS)
