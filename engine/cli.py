@@ -22,7 +22,8 @@ from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
 from engine.strategies import STRATEGIES, make_strategy
 from engine.strategies.base import Proposal
-from engine.template import Template, load_template
+from engine.template import RenderError, Template, load_template
+from evaluators.cuda_compile import compile_cuda, nvcc_version
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
 from evaluators.runner import GpuUnhealthy, WorkerRunner
 
@@ -54,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
     _device_args(one)
 
+    co = sub.add_parser("compile", help="render and compile one genome of a CUDA template; print its resources")
+    co.add_argument("template", type=Path)
+    co.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
+    co.add_argument("--cache", type=Path, default=Path("build/cubin"), help="build cache folder")
+
     au = sub.add_parser("audit", help="re-run a run's top genomes in fresh processes; report what does not reproduce")
     au.add_argument("run_dir", type=Path)
     au.add_argument("--top", type=_positive, default=5)
@@ -83,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
     try:
         return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show,
-                "audit": cmd_audit}[args.command](args)
+                "audit": cmd_audit, "compile": cmd_compile}[args.command](args)
     except UserError as exc:
         print(f"engine: error: {exc}", file=sys.stderr)
         return 2
@@ -148,14 +154,43 @@ def cmd_evolve(args) -> int:
     return 0
 
 
-def cmd_eval(args) -> int:
-    template, space = _load(args.template)
+def _genome_params(space, template: Template, genome_arg: str | None) -> dict:
     try:
-        params = (complete(space, parse_params(_genome_text(args.genome), "--genome")) if args.genome
+        params = (complete(space, parse_params(_genome_text(genome_arg), "--genome")) if genome_arg
                   else space.default_params())
         Genome.make(space, params, template.content_hash)
     except (InvalidGenome, ValueError) as exc:
         raise UserError(f"--genome: {exc}") from None
+    return params
+
+
+def cmd_compile(args) -> int:
+    template, space = _load(args.template)
+    if template.language != "cuda":
+        raise UserError(f"{template.path}: language {template.language!r}; compile builds CUDA templates "
+                        f"(Triton compiles at its first call: use eval)")
+    params = _genome_params(space, template, args.genome)
+    genome = Genome.make(space, params, template.content_hash)
+    try:
+        source = template.render(params)
+    except RenderError as exc:
+        raise UserError(str(exc)) from None
+    try:
+        build = compile_cuda(source, args.cache)
+    except FileNotFoundError as exc:
+        raise UserError(f"compile needs nvcc: {exc}") from None
+    print(json.dumps({"genome_id": genome.genome_id, "params": params,
+                      "status": "ok" if build.ok else "compile_error", "nvcc": nvcc_version(),
+                      "arch": "sm_90a", "build_key": build.key, "cubin": build.cubin,
+                      "compile_s": round(build.seconds, 3), "cache_hit": build.cache_hit,
+                      **build.totals(), "kernels": [k.__dict__ for k in build.kernels],
+                      "error": None if build.ok else build.log[-2000:]}, indent=1))
+    return 0 if build.ok else 1
+
+
+def cmd_eval(args) -> int:
+    template, space = _load(args.template)
+    params = _genome_params(space, template, args.genome)
     with tempfile.TemporaryDirectory(prefix="kg-eval-") as tmp:
         writer = ResultsWriter(Path(tmp) / "run", "eval")
         runner, cpu_rows = _start_runner(args, template, Path(tmp) / "kernels", Path(tmp) / "worker.log")

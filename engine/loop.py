@@ -185,6 +185,8 @@ class EvolveLoop:
             "error": outcome.get("error"), "input_seed": outcome.get("input_seed"),
             "compile_s": outcome.get("compile_s"), "verify_s": outcome.get("verify_s"),
             "bench_s": outcome.get("bench_s"), "eval_s": outcome.get("eval_s"),
+            **{k: (outcome.get("resources") or {}).get(k)
+               for k in ("registers", "shared_bytes", "stack_bytes", "spill_bytes")},
             "cpu_row": self.cpu_rows, "verify": outcome.get("verify") or [],
             "workloads": [{k: w.get(k) for k in _WORKLOAD_FIELDS} for w in outcome.get("workloads") or []],
             "env": {k: str(env.get(k, "")) for k in _ENV_FIELDS} if env else None,

@@ -23,10 +23,25 @@ def read_table(run_dir: Path) -> pa.Table:
         except (pa.ArrowInvalid, OSError) as exc:
             raise UserError(f"{p}: unreadable Parquet part: {exc}") from None
         versions = set(t.column("schema_version").to_pylist()) if "schema_version" in t.column_names else {None}
-        if versions != {SCHEMA_VERSION}:
-            raise UserError(f"{p}: schema version {sorted(map(str, versions))}, this engine reads {SCHEMA_VERSION}")
-        tables.append(t.cast(SCHEMA))
+        if len(versions) != 1 or not versions <= set(_UPGRADES) | {SCHEMA_VERSION}:
+            raise UserError(f"{p}: schema version {sorted(map(str, versions))}, this engine reads "
+                            f"{sorted(set(_UPGRADES) | {SCHEMA_VERSION})}")
+        (version,) = versions
+        if version != SCHEMA_VERSION:
+            t = _UPGRADES[version](t)
+        tables.append(t.select(SCHEMA.names).cast(SCHEMA))
     return pa.concat_tables(tables).sort_by("attempt")
+
+
+def _upgrade_v1(t: pa.Table) -> pa.Table:
+    """v1 had no compiler resource figures: add them as nulls."""
+    for name in ("registers", "shared_bytes", "stack_bytes", "spill_bytes"):
+        t = t.append_column(SCHEMA.field(name), pa.nulls(t.num_rows, SCHEMA.field(name).type))
+    return t.set_column(t.column_names.index("schema_version"), "schema_version",
+                        pa.array([SCHEMA_VERSION] * t.num_rows, pa.int32()))
+
+
+_UPGRADES = {1: _upgrade_v1}
 
 
 def read_records(run_dir: Path) -> list[dict[str, Any]]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# v2 (2026-11-30): compiler resource figures (registers, shared_bytes, stack_bytes, spill_bytes).
+# The reader upgrades v1 parts by adding them as nulls.
 
 WORKLOAD = pa.struct([
     ("name", pa.string()), ("batch", pa.int32()), ("heads", pa.int32()), ("topk", pa.int32()),
@@ -44,6 +46,10 @@ SCHEMA = pa.schema([
     ("compile_s", pa.float64()),
     ("verify_s", pa.float64()),
     ("bench_s", pa.float64()),
+    ("registers", pa.int32()),          # from ptxas -v: the largest over the module's kernels
+    ("shared_bytes", pa.int64()),       # static shared memory
+    ("stack_bytes", pa.int64()),
+    ("spill_bytes", pa.int64()),        # spill stores + loads
     ("eval_s", pa.float64()),           # wall time of the whole evaluation, seen by the driver
     ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows
     ("verify", pa.list_(VERIFY)),

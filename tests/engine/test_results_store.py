@@ -71,3 +71,14 @@ def test_a_part_of_another_schema_version_is_refused_by_name(tmp_path):
     pq.write_table(table, path)
     with pytest.raises(UserError, match=f"{path.name}.*schema version"):
         read_records(tmp_path)
+
+
+def test_a_version_1_run_is_read_with_the_resource_figures_as_nulls():
+    from pathlib import Path
+
+    archived = Path(__file__).resolve().parents[2] / "docs" / "runs" / "h200-triton-ga150-20261130"
+    assert pq.read_table(archived / "part-000000.parquet").column("schema_version")[0].as_py() == 1
+    records = read_records(archived)
+    assert len(records) == 151 and all(r["schema_version"] == SCHEMA_VERSION for r in records)
+    assert all(r["registers"] is None and r["spill_bytes"] is None for r in records)
+    assert records[1]["workloads"][0]["median_us"] > 0

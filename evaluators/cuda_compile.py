@@ -1,0 +1,140 @@
+"""nvcc to cubin for sm_90a, cached by everything that changes the binary, with the resource
+figures ptxas reports (registers, shared memory, stack frame, spill bytes) per kernel.
+
+Runs anywhere nvcc is installed (no GPU needed). Builds are plain subprocesses, so a thread
+pool (``CompileAhead``) compiles several genomes in parallel while the GPU is busy.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ARCH = "sm_90a"
+GENCODE = ("-gencode", "arch=compute_90a,code=sm_90a")
+DEFAULT_FLAGS = ("-O3", "-std=c++17", "-lineinfo")
+
+
+@dataclass(frozen=True)
+class KernelResources:
+    name: str
+    registers: int
+    shared_bytes: int
+    stack_bytes: int
+    spill_store_bytes: int
+    spill_load_bytes: int
+
+
+@dataclass(frozen=True)
+class CudaBuild:
+    ok: bool
+    key: str
+    cubin: str | None
+    seconds: float
+    cache_hit: bool
+    log: str
+    kernels: tuple[KernelResources, ...] = field(default=())
+
+    def totals(self) -> dict[str, int | None]:
+        """The figures a record keeps: the largest over the module's kernels."""
+        if not self.kernels:
+            return {"registers": None, "shared_bytes": None, "stack_bytes": None, "spill_bytes": None}
+        return {"registers": max(k.registers for k in self.kernels),
+                "shared_bytes": max(k.shared_bytes for k in self.kernels),
+                "stack_bytes": max(k.stack_bytes for k in self.kernels),
+                "spill_bytes": max(k.spill_store_bytes + k.spill_load_bytes for k in self.kernels)}
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@functools.cache
+def nvcc_version() -> str:
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise FileNotFoundError("nvcc is not on PATH")
+    out = subprocess.run([nvcc, "--version"], capture_output=True, text=True, timeout=60).stdout
+    return out.strip().splitlines()[-1]
+
+
+def build_key(source: str, flags: tuple[str, ...], arch: str = ARCH) -> str:
+    material = "\n".join([source, nvcc_version(), " ".join(flags), arch])
+    return hashlib.sha256(material.encode()).hexdigest()[:24]
+
+
+def compile_cuda(source: str, cache_dir: Path, flags: tuple[str, ...] = DEFAULT_FLAGS,
+                 timeout_s: float = 300.0) -> CudaBuild:
+    key = build_key(source, flags)
+    folder = cache_dir / key
+    cubin, log_path = folder / "kernel.cubin", folder / "ptxas.log"
+    if cubin.is_file() and log_path.is_file():
+        log = log_path.read_text()
+        return CudaBuild(True, key, str(cubin), 0.0, True, log, parse_ptxas(log))
+    folder.mkdir(parents=True, exist_ok=True)
+    src = folder / "kernel.cu"
+    src.write_text(source)
+    tmp = folder / f"kernel.{os.getpid()}.cubin"
+    cmd = ["nvcc", "-cubin", *GENCODE, *flags, "-Xptxas", "-v", "-o", str(tmp), str(src)]
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        return CudaBuild(False, key, None, time.perf_counter() - t0, False,
+                         f"nvcc timed out after {timeout_s:g} s")
+    seconds = time.perf_counter() - t0
+    log = (done.stdout + done.stderr).strip()
+    if done.returncode != 0:
+        return CudaBuild(False, key, None, seconds, False, log)
+    log_path.write_text(log)
+    tmp.replace(cubin)  # the cache never holds half a cubin
+    return CudaBuild(True, key, str(cubin), seconds, False, log, parse_ptxas(log))
+
+
+_FUNCTION = re.compile(r"Function properties for (\S+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
+                       r"(\d+) bytes spill loads", re.M)
+_USED = re.compile(r"Compiling entry function '([^']+)'.*?Used (\d+) registers(?:, used \d+ barriers)?"
+                   r"(?:, \d+ bytes cumulative stack size)?(?:, (\d+) bytes smem)?", re.S)
+
+
+def parse_ptxas(log: str) -> tuple[KernelResources, ...]:
+    """Per entry function: registers and static shared memory from its 'Used' line, stack and
+    spills from its 'Function properties' block."""
+    props = {m.group(1): tuple(int(x) for x in m.groups()[1:]) for m in _FUNCTION.finditer(log)}
+    kernels = []
+    for block in log.split("Compiling entry function ")[1:]:
+        m = _USED.search("Compiling entry function " + block)
+        if not m:
+            continue
+        name = m.group(1)
+        stack, spill_st, spill_ld = props.get(name, (0, 0, 0))
+        kernels.append(KernelResources(name, int(m.group(2)), int(m.group(3) or 0), stack, spill_st, spill_ld))
+    return tuple(kernels)
+
+
+class CompileAhead:
+    """Compiles upcoming genomes on CPU threads (each an nvcc process) while the GPU evaluates."""
+
+    def __init__(self, cache_dir: Path, workers: int | None = None, flags: tuple[str, ...] = DEFAULT_FLAGS):
+        self.cache_dir, self.flags = cache_dir, flags
+        self.pool = ThreadPoolExecutor(max_workers=workers or max(1, (os.cpu_count() or 2) - 1))
+        self.pending: dict[str, Future] = {}
+
+    def submit(self, source: str) -> Future:
+        key = build_key(source, self.flags)
+        if key not in self.pending:
+            self.pending[key] = self.pool.submit(compile_cuda, source, self.cache_dir, self.flags)
+        return self.pending[key]
+
+    def result(self, source: str) -> CudaBuild:
+        return self.submit(source).result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,104 @@
+"""The CUDA build path with the local nvcc (no GPU needed): cubins for sm_90a, cached, with the
+resource figures of ptxas; a genome that breaks compilation is a compile status, not a crash."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.template import load_template
+from evaluators.cuda_compile import CompileAhead, build_key, compile_cuda, parse_ptxas
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2"
+
+
+def render(**genes) -> str:
+    template = load_template(TINY)
+    return template.render({**template.load_space().default_params(), **genes})
+
+
+@pytest.mark.parametrize("threads, unroll, smem", [(64, 1, 0), (128, 4, 1024), (256, 16, 8192)])
+def test_genomes_compile_to_sm90a_cubins_with_their_resources(tmp_path, threads, unroll, smem):
+    build = compile_cuda(render(THREADS=threads, UNROLL=unroll, SMEM_FLOATS=smem), tmp_path)
+    assert build.ok, build.log
+    assert Path(build.cubin).read_bytes()[:4] == b"\x7fELF"
+    (kernel,) = build.kernels
+    assert kernel.name == "gather_rows"
+    assert kernel.shared_bytes == smem * 4
+    assert 8 <= kernel.registers <= 255 and kernel.spill_store_bytes == 0
+    assert build.totals()["shared_bytes"] == smem * 4
+    if shutil.which("cuobjdump"):
+        sass = subprocess.run(["cuobjdump", "-sass", build.cubin], capture_output=True, text=True)
+        assert "sm_90a" in sass.stdout
+
+
+def test_a_second_build_of_the_same_source_is_a_cache_hit_and_flags_change_the_key(tmp_path):
+    source = render()
+    first, second = compile_cuda(source, tmp_path), compile_cuda(source, tmp_path)
+    assert not first.cache_hit and second.cache_hit and second.key == first.key
+    assert second.kernels == first.kernels
+    assert build_key(source, ("-O3",)) != build_key(source, ("-O2",))
+
+
+def test_a_genome_that_breaks_compilation_is_a_compile_status_with_the_compiler_message(tmp_path):
+    build = compile_cuda(render(BREAK=True), tmp_path)
+    assert not build.ok and build.cubin is None
+    assert "this_does_not_compile" in build.log and "error" in build.log
+    assert not list(tmp_path.rglob("kernel.cubin"))  # nothing half-built left in the cache
+
+
+def test_compile_ahead_builds_several_genomes_in_parallel(tmp_path):
+    ahead = CompileAhead(tmp_path, workers=2)
+    try:
+        sources = [render(UNROLL=u) for u in (1, 2, 4, 8)]
+        for s in sources:
+            ahead.submit(s)
+        builds = [ahead.result(s) for s in sources]
+    finally:
+        ahead.close()
+    assert all(b.ok for b in builds) and len({b.key for b in builds}) == 4
+
+
+def test_ptxas_spills_and_stack_are_parsed_per_kernel():
+    log = """ptxas info    : Compiling entry function 'a' for 'sm_90a'
+ptxas info    : Function properties for a
+    48 bytes stack frame, 40 bytes spill stores, 36 bytes spill loads
+ptxas info    : Used 255 registers, used 1 barriers, 48 bytes cumulative stack size, 4096 bytes smem
+ptxas info    : Compiling entry function 'b' for 'sm_90a'
+ptxas info    : Function properties for b
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 12 registers, used 0 barriers
+"""
+    a, b = parse_ptxas(log)
+    assert (a.name, a.registers, a.shared_bytes, a.stack_bytes, a.spill_store_bytes, a.spill_load_bytes) == \
+        ("a", 255, 4096, 48, 40, 36)
+    assert (b.name, b.registers, b.shared_bytes) == ("b", 12, 0)
+
+
+def test_engine_compile_prints_the_figures_and_types_a_broken_genome(tmp_path):
+    def run(genome: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "engine", "compile", str(TINY), "--genome", genome,
+                               "--cache", str(tmp_path)], cwd=REPO, capture_output=True, text=True,
+                              timeout=300)
+    ok = run('{"SMEM_FLOATS": 1024}')
+    assert ok.returncode == 0, ok.stderr
+    figures = json.loads(ok.stdout)
+    assert figures["status"] == "ok" and figures["shared_bytes"] == 4096 and figures["arch"] == "sm_90a"
+    assert {"registers", "stack_bytes", "spill_bytes", "compile_s", "build_key"} <= set(figures)
+    broken = run('{"BREAK": true}')
+    assert broken.returncode == 1 and json.loads(broken.stdout)["status"] == "compile_error"
+    assert "Traceback" not in broken.stderr
+
+
+def test_compile_refuses_a_triton_template_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "engine", "compile", "templates/sparse_mla.triton.j2"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "CUDA templates" in done.stderr
