@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Sequence
 
 from engine.audit import audit
+from engine.compare import compare, load_sweep, plot, report
 from engine.errors import UserError
 from engine.faults import FaultInjector
 from engine.genome import Genome, InvalidGenome, complete, parse_params
@@ -45,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
+    ev.add_argument("--storage", help="Optuna strategies: journal file or database URL "
+                    "(default: optuna.journal in the run folder)")
     ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
                     help="fire drill: before this share of genomes, also evaluate a deliberately broken copy")
     _device_args(ev)
@@ -54,6 +57,16 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
     one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
     _device_args(one)
+
+    cs = sub.add_parser("compare-strategies",
+                        help="replay strategies against a recorded sweep: evaluations to near its best, and a PNG")
+    cs.add_argument("sweep", type=Path, help="a run folder holding the sweep")
+    cs.add_argument("--strategies", default="random,ga,tpe,gp,nsga2", help="comma-separated names")
+    cs.add_argument("--budget", type=_positive, default=100)
+    cs.add_argument("--seeds", type=_positive, default=20)
+    cs.add_argument("--threshold", type=float, default=0.03, help="target: within this fraction of the best")
+    cs.add_argument("--template", type=Path, help="refuse a sweep of any other template")
+    cs.add_argument("--png", type=Path, help="best-so-far plot (default results/compare-<sweep>.png)")
 
     co = sub.add_parser("compile", help="render and compile one genome of a CUDA template; print its resources")
     co.add_argument("template", type=Path)
@@ -89,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
     try:
         return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show,
-                "audit": cmd_audit, "compile": cmd_compile}[args.command](args)
+                "audit": cmd_audit, "compile": cmd_compile,
+                "compare-strategies": cmd_compare}[args.command](args)
     except UserError as exc:
         print(f"engine: error: {exc}", file=sys.stderr)
         return 2
@@ -137,7 +151,12 @@ def cmd_evolve(args) -> int:
     run_dir = args.out or default_run_dir(template)
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume)
     records = read_records(run_dir) if args.resume else []
-    strategy = make_strategy(args.strategy, space, args.seed)
+    options = None
+    if args.strategy in ("tpe", "gp", "cmaes", "nsga2", "nsga3"):
+        options = {"storage": args.storage or str(run_dir / "optuna.journal"), "study_name": config.run_id}
+    elif args.storage:
+        raise UserError(f"--storage applies to the Optuna strategies, not to {args.strategy}")
+    strategy = make_strategy(args.strategy, space, args.seed, options)
     integrity = HarnessIntegrity()
     runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
@@ -218,6 +237,25 @@ def cmd_audit(args) -> int:
         return _start_runner(args, template, folder / "kernels", folder / "worker.log")[0]
 
     return 1 if audit(args.run_dir, args.top, fresh_runner, sys.stdout) else 0
+
+
+def cmd_compare(args) -> int:
+    names = [n.strip() for n in args.strategies.split(",") if n.strip()]
+    unknown = [n for n in names if n not in STRATEGIES]
+    if unknown or not names:
+        raise UserError(f"--strategies: unknown {unknown or names}; choose from {sorted(STRATEGIES)}")
+    if not 0 < args.threshold < 1:
+        raise UserError(f"--threshold {args.threshold}: a fraction between 0 and 1")
+    sweep = load_sweep(args.sweep, args.template)
+    results, base_median, base_curve = compare(
+        sweep, names, args.budget, args.seeds, args.threshold,
+        progress=lambda line: print(line, file=sys.stderr, flush=True))
+    report(results, base_median, sweep, args.budget, args.seeds, args.threshold, sys.stdout)
+    png = args.png or Path("results") / f"compare-{args.sweep.name}.png"
+    png.parent.mkdir(parents=True, exist_ok=True)
+    plot(results, base_curve, sweep, png)
+    print(f"plot: {png}")
+    return 0
 
 
 def cmd_show(args) -> int:

@@ -1,10 +1,20 @@
 """Search strategies. Each speaks ask/tell and never touches a device."""
 
+from functools import partial
+
 from engine.strategies.base import Proposal, Strategy, Told
 from engine.strategies.ga import GeneticAlgorithm
 from engine.strategies.random_search import RandomSearch
 
-STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm}
+
+def _optuna(sampler: str, space, seed: int, **options):
+    from engine.strategies.optuna_strategy import OptunaStrategy  # optuna only when asked for
+
+    return OptunaStrategy(space, seed, sampler=sampler, **options)
+
+
+STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm,
+              **{name: partial(_optuna, name) for name in ("tpe", "gp", "cmaes", "nsga2", "nsga3")}}
 
 __all__ = ["Proposal", "Strategy", "Told", "STRATEGIES", "make_strategy"]
 

@@ -27,6 +27,7 @@ class Told:
     genome_id: str
     params: dict[str, Value]
     objective: float | None
+    objectives: tuple[float, ...] | None = None  # multi-objective runs; None entries mean failed
 
 
 class Strategy(Protocol):

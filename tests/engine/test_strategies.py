@@ -69,7 +69,9 @@ def drive(strategy, objective: Callable, budget: int) -> list[tuple[Proposal, fl
 # -- make_strategy ----------------------------------------------------------------------------
 
 def test_make_strategy_builds_each_registered_strategy():
-    assert set(STRATEGIES) == {"random", "ga"}
+    assert set(STRATEGIES) == {"random", "ga", "tpe", "gp", "cmaes", "nsga2", "nsga3"}
+    for name in ("tpe", "gp", "cmaes", "nsga2", "nsga3"):
+        assert make_strategy(name, SPACE, 0).name == name
     assert isinstance(make_strategy("random", SPACE, 0), RandomSearch)
     ga = make_strategy("ga", SPACE, 0, {"pop_size": 8})
     assert isinstance(ga, GeneticAlgorithm)

@@ -1,0 +1,165 @@
+"""Optuna samplers (TPE, GP, CMA-ES, NSGA-II, NSGA-III) behind the project's ask/tell protocol.
+
+Every gene is an Optuna categorical over its values except integer ranges, which stay ordered
+(IntDistribution over the value's index) so that TPE, GP and CMA-ES can exploit order.
+A sampled point that violates a declared constraint is told to the study as FAIL and drawn
+again; it is never proposed. A failed evaluation (compile error, incorrect, timeout) is told as
+FAIL, and the strategy never proposes a genome it has seen. Storage: in memory, a journal file
+(optuna-dashboard opens it), or any database URL Optuna accepts (PostgreSQL for studies shared
+by several machines).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from pathlib import Path
+from typing import Sequence
+
+import optuna
+from optuna.distributions import CategoricalDistribution, IntDistribution
+from optuna.trial import TrialState, create_trial
+
+from engine.genome import Space, Value, canonical_json
+from engine.strategies.base import Proposal, Told
+
+SAMPLERS = ("tpe", "gp", "cmaes", "nsga2", "nsga3")
+OPTIONS = {
+    "storage": ("journal file path or database URL; in memory when absent", None),
+    "study_name": ("name of the study in the storage", "kernel-genome"),
+    "n_startup_trials": ("random trials before the model takes over (tpe, gp)", 10),
+    "population_size": ("population of nsga2/nsga3", 16),
+    "max_redraws": ("constraint-violating draws before a uniform valid genome is used", 200),
+}
+
+optuna.logging.set_verbosity(optuna.logging.WARNING)
+
+
+class OptunaStrategy:
+    def __init__(self, space: Space, seed: int, sampler: str = "tpe", directions: int = 1, **options):
+        if sampler not in SAMPLERS:
+            raise ValueError(f"unknown optuna sampler {sampler!r}; choose from {SAMPLERS}")
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise ValueError(f"unknown {sampler} options {sorted(unknown)}; known: {sorted(OPTIONS)}")
+        opts = {k: options.get(k, default) for k, (_, default) in OPTIONS.items()}
+        self.name = sampler
+        self.space = space
+        self.max_redraws = int(opts["max_redraws"])
+        self.distributions = {g.name: _distribution(g) for g in space.genes}
+        self.study = optuna.create_study(
+            study_name=opts["study_name"], storage=_storage(opts["storage"]), load_if_exists=True,
+            sampler=_sampler(sampler, seed, int(opts["n_startup_trials"]), int(opts["population_size"])),
+            directions=["minimize"] * directions)
+        self.directions = directions
+        self._pending: dict[str, optuna.trial.Trial] = {}
+        self._known: dict[str, list[float] | None] = {}  # canonical params -> values told
+        self._rng = random.Random(seed)
+
+    # -- protocol ----------------------------------------------------------------------------
+    def ask(self, n: int) -> list[Proposal]:
+        return [self._ask_one() for _ in range(n)]
+
+    def tell(self, results: Sequence[Told]) -> None:
+        for r in results:
+            key = canonical_json(r.params)
+            values = self._values(r)
+            self._known[key] = values
+            trial = self._pending.pop(key, None)
+            if trial is not None:
+                self.study.tell(trial, values, state=TrialState.COMPLETE if values else TrialState.FAIL)
+            else:  # evaluated elsewhere (resume, or a duplicate the loop answered): teach the model
+                self.study.add_trial(create_trial(
+                    params=self._encode(r.params), distributions=self.distributions,
+                    values=values, state=TrialState.COMPLETE if values else TrialState.FAIL))
+
+    # -- pieces ------------------------------------------------------------------------------
+    def _ask_one(self) -> Proposal:
+        """One model-driven draw. A draw outside the constraints is told FAIL (the model learns
+        the region is infeasible) and repaired to the nearest valid unseen genome; a draw of a
+        genome already evaluated is told its known result and drawn again."""
+        for _ in range(self.max_redraws):
+            trial = self.study.ask(self.distributions)
+            params = self._decode(trial.params)
+            key = canonical_json(params)
+            if key in self._known or key in self._pending:
+                known = self._known.get(key)
+                self.study.tell(trial, known, state=TrialState.COMPLETE if known else TrialState.FAIL)
+                continue
+            if not self.space.is_valid(params):
+                self.study.tell(trial, state=TrialState.FAIL)  # never compiled, never proposed
+                repaired = self._repair(params)
+                if repaired is None:
+                    continue
+                return Proposal(repaired, f"{self.name}-repair")
+            self._pending[key] = trial
+            return Proposal(params, self.name)
+        return Proposal(self.space.sample(self._rng), f"{self.name}-fallback-random")
+
+    def _repair(self, params: dict[str, Value]) -> dict[str, Value] | None:
+        """The valid, unseen genome that differs from ``params`` in the fewest genes (ties at random)."""
+        candidates = []
+        for _ in range(200):
+            cand = self.space.sample(self._rng)
+            key = canonical_json(cand)
+            if key not in self._known and key not in self._pending:
+                candidates.append((sum(cand[g] != params[g] for g in params), self._rng.random(), cand))
+        return min(candidates, key=lambda c: c[:2])[2] if candidates else None
+
+    def _values(self, r: Told) -> list[float] | None:
+        objectives = r.objectives or ((r.objective,) if r.objective is not None else None)
+        if objectives is None or any(v is None for v in objectives):
+            return None
+        return list(objectives)[: self.directions] if len(objectives) >= self.directions else None
+
+    def _encode(self, params: dict[str, Value]) -> dict[str, object]:
+        out = {}
+        for g in self.space.genes:
+            out[g.name] = g.index(params[g.name]) if g.kind in ("int", "pow2") else _key(params[g.name])
+        return out
+
+    def _decode(self, raw: dict[str, object]) -> dict[str, Value]:
+        out = {}
+        for g in self.space.genes:
+            v = raw[g.name]
+            out[g.name] = g.values[int(v)] if g.kind in ("int", "pow2") else json.loads(str(v))
+        return out
+
+
+def _key(value: Value) -> str:
+    return json.dumps(value)  # Optuna categoricals hold one type well; JSON text keeps "auto" and 8 apart
+
+
+def _distribution(gene):
+    if gene.kind in ("int", "pow2"):
+        return IntDistribution(0, len(gene.values) - 1)
+    return CategoricalDistribution([_key(v) for v in gene.values])
+
+
+def _sampler(name: str, seed: int, startup: int, population: int) -> optuna.samplers.BaseSampler:
+    if name == "tpe":
+        return optuna.samplers.TPESampler(seed=seed, n_startup_trials=startup, multivariate=True)
+    if name == "gp":
+        return optuna.samplers.GPSampler(seed=seed, n_startup_trials=startup)
+    if name == "cmaes":
+        # CMA-ES models the ordered (integer) genes; categoricals fall back to independent sampling.
+        return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False,
+                                            independent_sampler=optuna.samplers.RandomSampler(seed=seed))
+    if name == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=seed, population_size=population)
+    with warnings.catch_warnings():  # experimental since Optuna 3.2; we accept that
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return optuna.samplers.NSGAIIISampler(seed=seed, population_size=population)
+
+
+def _storage(spec: str | None):
+    if spec is None:
+        return None
+    if "://" in spec:
+        return spec  # sqlite:///..., postgresql://user@host/db: Optuna's RDB storage
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    Path(spec).parent.mkdir(parents=True, exist_ok=True)
+    return JournalStorage(JournalFileBackend(str(spec)))

@@ -1,0 +1,149 @@
+"""Optuna strategies behind ask/tell, the replay of a recorded sweep, and compare-strategies."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import optuna
+import pytest
+
+from engine.compare import _valid_points, compare, evaluations_to, load_sweep, random_baseline, run_strategy
+from engine.genome import Genome
+from engine.run_folder import open_run
+from engine.store.writer import ResultsWriter
+from engine.strategies import Told, make_strategy
+from engine.template import load_template
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE = REPO / "tests" / "fixtures" / "templates" / "strategy_fixture.triton.j2"
+
+
+def synthetic_score(p) -> float | None:
+    """A landscape with structure (every gene matters, one basin) and failures in one corner."""
+    if p["NUM_WARPS"] == 4 and p["NUM_STAGES"] >= 3:
+        return None
+    return (1 + abs(math.log2(p["TOPK_TILE"] / 32)) * 0.3 + 0.1 * p["NUM_STAGES"] + 0.2 * (p["NUM_SPLITS"] != 8)
+            + 0.5 * (p["HEADS_PER_PROGRAM"] != 32) + 0.05 * (p["COMBINE"] != "fused"))
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    """An exhaustive sweep of the fixture space, written as a real run folder."""
+    template = load_template(FIXTURE)
+    space = template.load_space()
+    run = tmp_path_factory.mktemp("sweep") / "run"
+    config = open_run(run, template, "sweep", 0, resume=False)
+    noise = random.Random(0)
+    rows = []
+    for k, params in enumerate(_valid_points(space)):
+        g = Genome.make(space, params, template.content_hash)
+        score = synthetic_score(params)
+        rows.append({"attempt": k, "kind": "genome", "genome_id": g.genome_id, "template": str(template.path),
+                     "template_hash": template.content_hash, "problem": template.problem, "language": "triton",
+                     "params_json": g.params_json, "operator": "sweep", "strategy": "sweep",
+                     "status": "ok" if score else "compile_error", "cpu_row": False, "baseline": "synthetic",
+                     "score": score * (1 + 0.01 * noise.random()) if score else None})
+    ResultsWriter(run, config.run_id).append(rows)
+    return run
+
+
+def test_a_sweep_loads_with_its_coverage_and_best(sweep_dir):
+    sweep = load_sweep(sweep_dir)
+    assert sweep.coverage() == 1.0 and len(sweep.objective) >= 1000
+    assert sweep.best == min(v for v in sweep.objective.values() if v is not None)
+    assert any(v is None for v in sweep.objective.values())
+
+
+def test_the_calculated_random_baseline_matches_the_combinatorics():
+    class Tiny:  # 10 genomes, one within target: P(no hit in j draws) = (10 - j) / 10
+        objective = {str(i): float(i + 1) for i in range(10)}
+    curve, median = random_baseline(Tiny, 10, target=1.0)
+    assert median == 5
+    assert curve[0] == 5.0 or curve[0] == 6.0  # median of one uniform draw of 1..10
+    assert curve == sorted(curve, reverse=True) and curve[-1] == 1.0
+
+
+@pytest.mark.parametrize("name", ["tpe", "gp", "cmaes", "nsga2", "nsga3"])
+def test_optuna_strategies_propose_only_valid_unseen_genomes_and_learn_from_failures(sweep_dir, name):
+    sweep = load_sweep(sweep_dir)
+    curve = run_strategy(sweep, name, seed=1, budget=25 if name != "gp" else 15)
+    assert len(curve) == (25 if name != "gp" else 15)
+    assert curve == sorted(curve, reverse=True)  # best-so-far never rises
+    strategy = make_strategy(name, sweep.space, 2)
+    seen = set()
+    for _ in range(12):
+        (p,) = strategy.ask(1)
+        assert sweep.space.is_valid(p.params)
+        gid = Genome.make(sweep.space, p.params, "t").genome_id
+        assert gid not in seen
+        seen.add(gid)
+        strategy.tell([Told(gid, p.params, None)])  # every evaluation fails: none may come back
+
+
+def test_tpe_reaches_the_target_in_fewer_evaluations_than_calculated_random_search(sweep_dir):
+    sweep = load_sweep(sweep_dir)
+    results, base_median, base_curve = compare(sweep, ["tpe", "ga"], budget=80, seeds=5, threshold=0.03)
+    by_name = {r.name: r for r in results}
+    assert by_name["tpe"].median_evals < base_median and by_name["ga"].median_evals < base_median
+    assert len(base_curve) == 80
+    for r in results:
+        assert all(evaluations_to(c, sweep.best * 1.03) in (None, *range(1, 81)) for c in r.curves)
+
+
+def test_optuna_storage_is_a_journal_file_or_a_database_url(tmp_path, sweep_dir):
+    space = load_sweep(sweep_dir).space
+    for storage, load in [(str(tmp_path / "study.journal"), None), (f"sqlite:///{tmp_path / 'study.db'}", None)]:
+        strategy = make_strategy("tpe", space, 0, {"storage": storage, "study_name": "s1"})
+        (p,) = strategy.ask(1)
+        strategy.tell([Told("g", p.params, 1.5)])
+        if "://" in storage:
+            study = optuna.load_study(study_name="s1", storage=storage)
+        else:
+            from optuna.storages import JournalStorage
+            from optuna.storages.journal import JournalFileBackend
+            study = optuna.load_study(study_name="s1", storage=JournalStorage(JournalFileBackend(storage)))
+        assert [t.value for t in study.trials if t.value is not None] == [1.5]
+
+
+def test_unknown_strategy_options_are_refused(sweep_dir):
+    with pytest.raises(ValueError, match="bogus"):
+        make_strategy("tpe", load_sweep(sweep_dir).space, 0, {"bogus": 1})
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_compare_strategies_prints_the_table_and_writes_a_png(sweep_dir, tmp_path):
+    png = tmp_path / "curves.png"
+    done = cli("compare-strategies", str(sweep_dir), "--strategies", "random,ga,tpe", "--budget", "40",
+               "--seeds", "3", "--png", str(png))
+    assert done.returncode == 0, done.stderr
+    assert "random*" in done.stdout and "median evals" in done.stdout
+    for name in ("random", "ga", "tpe"):
+        assert any(line.split()[0] == name for line in done.stdout.splitlines()[2:] if line.strip())
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--strategies", "random,annealing"], "unknown ['annealing']"),
+    (["--template", "templates/sparse_mla.triton.j2"], "a sweep of"),
+    (["--threshold", "3"], "--threshold"),
+])
+def test_compare_strategies_bad_input_is_one_line_and_exit_2(sweep_dir, args, words):
+    done = cli("compare-strategies", str(sweep_dir), *args)
+    assert done.returncode == 2 and words in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_evolve_with_tpe_keeps_its_study_in_the_run_folder(tmp_path):
+    run = tmp_path / "run"
+    done = cli("evolve", "tests/fixtures/templates/sparse_mla_small.triton.j2", "--budget", "3",
+               "--strategy", "tpe", "--device", "cpu", "--out", str(run))
+    assert done.returncode == 0, done.stderr
+    assert (run / "optuna.journal").stat().st_size > 0
