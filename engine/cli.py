@@ -15,6 +15,7 @@ from engine.audit import audit
 from engine.compare import compare, load_sweep, plot, report
 from engine.errors import UserError
 from engine.faults import FaultInjector
+from engine.objectives import parse_objectives
 from engine.genome import Genome, InvalidGenome, complete, parse_params
 from engine.loop import EvolveLoop
 from engine.run_folder import default_run_dir, open_run
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
+    ev.add_argument("--objectives", default="score",
+                    help="comma-separated objectives to minimise: score (default), small_batch, "
+                         "large_batch, long_context, error; several give a Pareto front in pareto.json")
     ev.add_argument("--storage", help="Optuna strategies: journal file or database URL "
                     "(default: optuna.journal in the run folder)")
     ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
@@ -151,11 +155,17 @@ def cmd_evolve(args) -> int:
     run_dir = args.out or default_run_dir(template)
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume)
     records = read_records(run_dir) if args.resume else []
-    options = None
+    objectives = parse_objectives(args.objectives)
+    options: dict = {}
     if args.strategy in ("tpe", "gp", "cmaes", "nsga2", "nsga3"):
-        options = {"storage": args.storage or str(run_dir / "optuna.journal"), "study_name": config.run_id}
+        if args.strategy == "cmaes" and len(objectives) > 1:
+            raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
+        options = {"storage": args.storage or str(run_dir / "optuna.journal"), "study_name": config.run_id,
+                   "directions": len(objectives)}
     elif args.storage:
         raise UserError(f"--storage applies to the Optuna strategies, not to {args.strategy}")
+    elif args.strategy == "ga":
+        options = {"objectives": len(objectives)}
     strategy = make_strategy(args.strategy, space, args.seed, options)
     integrity = HarnessIntegrity()
     runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
@@ -164,9 +174,12 @@ def cmd_evolve(args) -> int:
     try:
         injector = FaultInjector(args.inject_faults, args.seed) if args.inject_faults else None
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
-                          args.budget, cpu_rows, integrity=integrity, injector=injector)
+                          args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives)
         loop.restore(records)
         loop.run()
+        if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time
+            (run_dir / "pareto.json").write_text(json.dumps(
+                {"objectives": objectives, "front": loop.pareto()}, indent=1) + "\n")
     finally:
         runner.stop()
     show(run_dir, sys.stdout)

@@ -7,6 +7,7 @@ interpreter, or against a stub in tests.
 
 from __future__ import annotations
 
+import json
 import secrets
 import sys
 import time
@@ -15,6 +16,8 @@ from typing import Any, Callable, Protocol, TextIO
 
 from engine.faults import FaultInjector, inject, operator_label
 from engine.genome import Genome, InvalidGenome, Space
+from engine.objectives import evaluate as objective_vector
+from engine.objectives import pareto_front
 from engine.scoring import relative_geomean, workload_times
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
@@ -45,8 +48,10 @@ class EvolveLoop:
     def __init__(self, template: Template, space: Space, strategy: Strategy, runner: Runner,
                  writer: ResultsWriter, budget: int, cpu_rows: bool,
                  progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic,
-                 integrity: HarnessIntegrity | None = None, injector: FaultInjector | None = None):
+                 integrity: HarnessIntegrity | None = None, injector: FaultInjector | None = None,
+                 objectives: tuple[str, ...] = ("score",)):
         self.template, self.space, self.strategy = template, space, strategy
+        self.objectives = objectives
         self.integrity = integrity
         self.injector = injector
         self.runner, self.writer, self.budget = runner, writer, budget
@@ -69,10 +74,10 @@ class EvolveLoop:
             self.state.records[r["genome_id"]] = r
             if r["operator"] == "default" and r["status"] == Status.OK.value:
                 self._set_baseline(r, f"default genome {r['genome_id']}")
-            told.append(Told(r["genome_id"], Genome(r["params_json"], r["template_hash"]).params, r["score"]))
+            told.append(r)
         if not self.state.baseline and self.state.reference and self.state.reference["status"] == "ok":
             self._set_baseline(self.state.reference, "pytorch reference path")
-        self.strategy.tell(told)
+        self.strategy.tell([self._told(r) for r in told])
 
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
@@ -104,7 +109,7 @@ class EvolveLoop:
             return record
         seen = self.state.records.get(genome.genome_id)
         if seen is not None:
-            self.strategy.tell([Told(genome.genome_id, genome.params, seen["score"])])
+            self.strategy.tell([self._told(seen)])
             return None
         fault = self.injector.draw() if self.injector else None
         if fault is not None:
@@ -126,7 +131,7 @@ class EvolveLoop:
             self._set_baseline(record, f"default genome {genome.genome_id}")
         record["score"], record["baseline"] = self._score(record)
         self._persist(record, proposal)
-        self.strategy.tell([Told(genome.genome_id, genome.params, record["score"])])
+        self.strategy.tell([self._told(record)])
         return record
 
     def _evaluate_injected(self, genome: Genome, fault) -> None:
@@ -149,6 +154,20 @@ class EvolveLoop:
         self._say(f"[inject] {fault.name:<15} -> {record['status']}")
 
     # -- pieces ------------------------------------------------------------------------------
+    def _told(self, record: dict[str, Any]) -> Told:
+        params = Genome(record["params_json"], record["template_hash"]).params
+        vector = objective_vector(self.objectives, record, self.state.baseline)
+        single = record["score"] if self.objectives == ("score",) else (vector[0] if vector else None)
+        return Told(record["genome_id"], params, single, vector if len(self.objectives) > 1 else None)
+
+    def pareto(self) -> list[dict[str, Any]]:
+        """The non-dominated genomes of the run under its objectives (derived from the records)."""
+        points = [(gid, v) for gid, r in self.state.records.items()
+                  if (v := objective_vector(self.objectives, r, self.state.baseline)) is not None]
+        return [{"genome_id": gid, "objectives": dict(zip(self.objectives, v)),
+                 "params": json.loads(self.state.records[gid]["params_json"])}
+                for gid, v in pareto_front(points)]
+
     def _genome(self, params) -> Genome:
         return Genome.make(self.space, params, self.template.content_hash)
 

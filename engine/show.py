@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
@@ -59,6 +60,14 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
             genome = b["record"]
             print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
                   f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)
+    pareto = run_dir / "pareto.json"
+    if pareto.is_file():
+        data = json.loads(pareto.read_text())
+        print(f"\nPareto front over {', '.join(data['objectives'])} ({len(data['front'])} genomes, pareto.json):",
+              file=out)
+        for p in data["front"]:
+            values = "  ".join(f"{k}={v:.4g}" for k, v in p["objectives"].items())
+            print(f"  {p['genome_id']}  {values}", file=out)
     injected = [r for r in records if r["kind"] == "injected"]
     if injected:
         wrong = [r for r in injected if r["status"] not in expected_statuses(r["operator"])]

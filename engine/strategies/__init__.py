@@ -7,10 +7,10 @@ from engine.strategies.ga import GeneticAlgorithm
 from engine.strategies.random_search import RandomSearch
 
 
-def _optuna(sampler: str, space, seed: int, **options):
+def _optuna(sampler: str, space, seed: int, directions: int = 1, **options):
     from engine.strategies.optuna_strategy import OptunaStrategy  # optuna only when asked for
 
-    return OptunaStrategy(space, seed, sampler=sampler, **options)
+    return OptunaStrategy(space, seed, sampler=sampler, directions=directions, **options)
 
 
 STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm,

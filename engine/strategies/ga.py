@@ -25,11 +25,21 @@ OPTIONS = {
     "mutpb": ("probability of mutating each gene of a child", None),  # None: 1.5 / genes
     "tournsize": ("tournament size for parent selection", 3),
     "repair_tries": ("re-draws of an invalid child before a random genome replaces it", 30),
+    "objectives": ("objectives minimised; more than one selects survivors by NSGA-II", 1),
 }
 
-if not hasattr(creator, "KGFitnessMin"):
-    creator.create("KGFitnessMin", base.Fitness, weights=(-1.0,))
-    creator.create("KGIndividual", list, fitness=creator.KGFitnessMin, params=None, gid=None)
+
+def _individual_class(k: int):
+    """DEAP's creator classes are global; one pair per number of objectives."""
+    name = "KGIndividual" if k == 1 else f"KGIndividual{k}"
+    if not hasattr(creator, name):
+        fitness = "KGFitnessMin" if k == 1 else f"KGFitnessMin{k}"
+        creator.create(fitness, base.Fitness, weights=(-1.0,) * k)
+        creator.create(name, list, fitness=getattr(creator, fitness), params=None, gid=None)
+    return getattr(creator, name)
+
+
+_individual_class(1)
 
 
 class GeneticAlgorithm:
@@ -46,6 +56,9 @@ class GeneticAlgorithm:
         self.mutpb = float(opts["mutpb"]) if opts["mutpb"] is not None else min(1.0, 1.5 / len(space.genes))
         self.tournsize = int(opts["tournsize"])
         self.repair_tries = int(opts["repair_tries"])
+        self.k = int(opts["objectives"])
+        self.Individual = _individual_class(self.k)
+        self.pareto = tools.ParetoFront()  # every non-dominated genome seen (multi-objective)
         self._rng_state = random.Random(seed).getstate()
         self._archive: dict[str, creator.KGIndividual] = {}
         self.population: list = []
@@ -68,20 +81,29 @@ class GeneticAlgorithm:
     def tell(self, results: Sequence[Told]) -> None:
         for r in results:
             ind = self._encode(r.params)
-            ind.fitness.values = (r.objective if r.objective is not None and math.isfinite(r.objective)
-                                  else math.inf,)
+            values = r.objectives if self.k > 1 else (r.objective,)
+            ok = values is not None and len(values) == self.k and all(
+                v is not None and math.isfinite(v) for v in values)
+            ind.fitness.values = tuple(values) if ok else (math.inf,) * self.k
             ind.gid = r.genome_id
             self._archive[r.genome_id] = ind
-        ranked = sorted(self._archive.values(), key=lambda i: i.fitness.values[0])
-        self.population = [i for i in ranked if math.isfinite(i.fitness.values[0])][: self.pop_size]
+        feasible = [i for i in self._archive.values() if math.isfinite(i.fitness.values[0])]
+        if self.k == 1:
+            self.population = sorted(feasible, key=lambda i: i.fitness.values[0])[: self.pop_size]
+        else:
+            self.population = tools.selNSGA2(feasible, min(self.pop_size, len(feasible)))
+            self.pareto.update(feasible)
 
     # -- operators ---------------------------------------------------------------------------
     def _offspring(self, rng: random.Random) -> Proposal:
         seen = {canonical_json(self._decode(i)) for i in self._archive.values()}
         up = [len(g.values) - 1 for g in self.space.genes]
         for _ in range(self.repair_tries):
-            p1, p2 = tools.selTournament(self.population, 2, self.tournsize)
-            a, b = creator.KGIndividual(p1), creator.KGIndividual(p2)
+            if self.k == 1:
+                p1, p2 = tools.selTournament(self.population, 2, self.tournsize)
+            else:  # survivors are already the NSGA-II elite: parents uniformly among them
+                p1, p2 = rng.sample(self.population, 2)
+            a, b = self.Individual(p1), self.Individual(p2)
             op, parents = "mutation", (p1.gid,)
             if rng.random() < self.cxpb:
                 tools.cxUniform(a, b, indpb=0.5)
@@ -93,7 +115,7 @@ class GeneticAlgorithm:
         return Proposal(self.space.sample(rng), "random-repair")
 
     def _encode(self, params: dict[str, Value]):
-        return creator.KGIndividual(g.index(params[g.name]) for g in self.space.genes)
+        return self.Individual(g.index(params[g.name]) for g in self.space.genes)
 
     def _decode(self, ind) -> dict[str, Value]:
         return {g.name: g.values[i] for g, i in zip(self.space.genes, ind)}
