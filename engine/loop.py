@@ -60,7 +60,7 @@ class EvolveLoop:
 
     # -- resume ------------------------------------------------------------------------------
     def restore(self, records: list[dict[str, Any]]) -> None:
-        told = []
+        evaluated = []
         for r in records:
             self.state.next_attempt = max(self.state.next_attempt, r["attempt"] + 1)
             if r["kind"] == "reference":
@@ -74,10 +74,10 @@ class EvolveLoop:
             self.state.records[r["genome_id"]] = r
             if r["operator"] == "default" and r["status"] == Status.OK.value:
                 self._set_baseline(r, f"default genome {r['genome_id']}")
-            told.append(r)
+            evaluated.append(r)
         if not self.state.baseline and self.state.reference and self.state.reference["status"] == "ok":
             self._set_baseline(self.state.reference, "pytorch reference path")
-        self.strategy.tell([self._told(r) for r in told])
+        self.strategy.tell([self._told(r) for r in evaluated])
 
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
