@@ -18,7 +18,7 @@ from engine.faults import FaultInjector, inject, operator_label
 from engine.genome import Genome, InvalidGenome, Space
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
-from engine.scoring import relative_geomean, workload_times
+from engine.scoring import workload_times
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
 from engine.template import RenderError, Template
@@ -120,12 +120,8 @@ class EvolveLoop:
         except RenderError as exc:
             outcome: dict[str, Any] = {"status": Status.RENDER_ERROR.value, "stage": "render", "error": str(exc)}
         else:
-            request = self._request(source)
-            outcome = self.runner.evaluate(request)
-            outcome["input_seed"] = request["seed"]
-            if self.integrity is not None:
-                self.integrity.check()  # before anything measured by a changed harness is kept
-        outcome["eval_s"] = self.clock() - t0
+            outcome = self._run(self._request(source), t0)
+        outcome.setdefault("eval_s", self.clock() - t0)
         record = self._row(genome, proposal, outcome)
         if proposal.operator == "default" and record["status"] == Status.OK.value:
             self._set_baseline(record, f"default genome {genome.genome_id}")
@@ -141,12 +137,7 @@ class EvolveLoop:
             source = inject(self.template.render(genome.params), self.template.entry, fault)
         except RenderError:
             return
-        t0 = self.clock()
-        request = self._request(source)
-        outcome = self.runner.evaluate(request)
-        if self.integrity is not None:
-            self.integrity.check()
-        outcome.update(eval_s=self.clock() - t0, input_seed=request["seed"])
+        outcome = self._run(self._request(source), self.clock())
         record = self._row(genome, Proposal(genome.params, operator_label(fault)), outcome)
         record.update(kind="injected")
         self.writer.append([record])
@@ -176,14 +167,17 @@ class EvolveLoop:
                 "entry": self.template.entry, "source": source, "builtin": builtin,
                 "seed": secrets.randbits(62)}
 
-    def evaluate_reference(self) -> dict[str, Any]:
-        t0 = self.clock()
-        request = self._request(None, builtin="torch_reference")
+    def _run(self, request: dict[str, Any], t0: float) -> dict[str, Any]:
+        """Send one request to the runner; stop the run if the harness changed meanwhile, so
+        nothing measured by a changed harness is kept."""
         outcome = self.runner.evaluate(request)
         if self.integrity is not None:
             self.integrity.check()
-        outcome["eval_s"] = self.clock() - t0
-        outcome["input_seed"] = request["seed"]
+        outcome.update(eval_s=self.clock() - t0, input_seed=request["seed"])
+        return outcome
+
+    def evaluate_reference(self) -> dict[str, Any]:
+        outcome = self._run(self._request(None, builtin="torch_reference"), self.clock())
         record = self._row(None, Proposal({}, "reference"), outcome)
         record.update(kind="reference", genome_id="pytorch-reference", language="pytorch")
         self.writer.append([record])
@@ -213,11 +207,8 @@ class EvolveLoop:
         }
 
     def _score(self, record: dict[str, Any]) -> tuple[float | None, str | None]:
-        if record["status"] != Status.OK.value:
-            return None, None
-        if self.state.baseline:
-            return relative_geomean(workload_times(record), self.state.baseline), self.state.baseline_name
-        return None, None
+        vector = objective_vector(("score",), record, self.state.baseline)
+        return (vector[0], self.state.baseline_name) if vector else (None, None)
 
     def _set_baseline(self, record: dict[str, Any], name: str) -> None:
         self.state.baseline, self.state.baseline_name = workload_times(record), name

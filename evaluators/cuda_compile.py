@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ARCH = "sm_90a"
@@ -51,9 +51,6 @@ class CudaBuild:
                 "shared_bytes": max(k.shared_bytes for k in self.kernels),
                 "stack_bytes": max(k.stack_bytes for k in self.kernels),
                 "spill_bytes": max(k.spill_store_bytes + k.spill_load_bytes for k in self.kernels)}
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 @functools.cache

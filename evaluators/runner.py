@@ -82,8 +82,6 @@ class WorkerRunner:
             os.close(self._fd)
             self._fd = -1
 
-    close = stop
-
     # -- requests ----------------------------------------------------------------------------
     def evaluate(self, request: dict[str, Any]) -> dict[str, Any]:
         if self._needs_canary and self.canary is not None:

@@ -24,7 +24,3 @@ class Status(str, Enum):
     REJECTED_NOT_CAPTURABLE = "rejected_not_capturable"    # cannot be captured in a CUDA graph
     REJECTED_BELOW_ROOFLINE = "rejected_below_roofline"    # faster than physics allows, twice
     REJECTED_HIDDEN_WORK = "rejected_hidden_work"          # device busy long after its events closed
-
-
-FAILED = frozenset(Status) - {Status.OK}
-REJECTED = frozenset(s for s in Status if s.value.startswith("rejected_"))
