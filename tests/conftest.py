@@ -25,3 +25,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def faulty_request():
+    """Requests for the fixture kernel with one deliberate fault (tests/fixtures/templates/
+    sparse_mla_faulty.triton.j2); keyword arguments override request fields."""
+    from engine.template import load_template
+
+    template = load_template(FIXTURES / "templates" / "sparse_mla_faulty.triton.j2")
+
+    def make(fault: str, **fields) -> dict:
+        request = {"problem": template.problem, "language": template.language, "entry": template.entry,
+                   "source": template.render({"FAULT": fault}), "seed": 11, "bench": False}
+        request.update(fields)
+        return request
+
+    return make

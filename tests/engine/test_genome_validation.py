@@ -39,106 +39,31 @@ def small_space(constraints: tuple[tuple[str, str], ...] = ()) -> Space:
 
 # -- gene types from TOML ---------------------------------------------------------------------
 
-def test_int_gene_with_step_lists_min_to_max_by_step(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.N]
-        type = "int"
-        min = 1
-        max = 10
-        step = 3
-    """)
-    gene = load_space(path).gene("N")
-    assert gene.kind == "int"
-    assert gene.values == (1, 4, 7, 10)
-    assert gene.default == 1  # no default given: the first value
+# gene table in TOML, the values it must list (with their exact types), and its default
+GENE_TYPES = [
+    ("int_step", 'type = "int"\nmin = 1\nmax = 10\nstep = 3', (1, 4, 7, 10), 1),  # no default: first value
+    ("int_step_overshoots", 'type = "int"\nmin = 0\nmax = 9\nstep = 4\ndefault = 8', (0, 4, 8), 8),
+    ("pow2", 'type = "pow2"\nmin = 16\nmax = 128\ndefault = 64', (16, 32, 64, 128), 64),
+    ("choice_in_order", 'type = "choice"\nchoices = [8, 4, 2]\ndefault = 4', (8, 4, 2), 4),
+    ("categorical_mixed", 'type = "categorical"\nchoices = ["auto", 1, 2]\ndefault = "auto"', ("auto", 1, 2), "auto"),
+    ("bool", 'type = "bool"\ndefault = true', (False, True), True),
+]
 
 
-def test_int_gene_step_that_overshoots_max_stops_below_max(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.N]
-        type = "int"
-        min = 0
-        max = 9
-        step = 4
-        default = 8
-    """)
-    assert load_space(path).gene("N").values == (0, 4, 8)
+@pytest.mark.parametrize("case, body, values, default", GENE_TYPES, ids=[c[0] for c in GENE_TYPES])
+def test_each_gene_type_lists_its_values_with_their_types(tmp_path, case, body, values, default):
+    path = tmp_path / f"{case}.toml"
+    path.write_text(f'[space]\nname = "s"\n[genes.G]\n{body}\n')
+    gene = load_space(path).gene("G")
+    assert gene.values == values
+    assert [type(v) for v in gene.values] == [type(v) for v in values]
+    assert gene.default == default and type(gene.default) is type(default)
 
 
-def test_pow2_gene_lists_powers_of_two_between_bounds(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.T]
-        type = "pow2"
-        min = 16
-        max = 128
-        default = 64
-    """)
-    gene = load_space(path).gene("T")
-    assert gene.values == (16, 32, 64, 128)
-    assert gene.default == 64
-
-
-def test_choice_gene_keeps_listed_integers_in_order(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.W]
-        type = "choice"
-        choices = [8, 4, 2]
-        default = 4
-    """)
-    gene = load_space(path).gene("W")
-    assert gene.values == (8, 4, 2)
-    assert gene.default == 4
-
-
-def test_choice_gene_rejects_strings(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.W]
-        type = "choice"
-        choices = [4, "eight"]
-    """)
-    with pytest.raises(UserError, match="genes.W"):
-        load_space(path)
-
-
-def test_categorical_gene_keeps_mixed_int_and_str_values_with_their_types(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.SPLITS]
-        type = "categorical"
-        choices = ["auto", 1, 2]
-        default = "auto"
-    """)
-    gene = load_space(path).gene("SPLITS")
-    assert gene.values == ("auto", 1, 2)
-    assert [type(v) for v in gene.values] == [str, int, int]
+def test_a_mixed_categorical_admits_its_values_only_with_their_own_types():
+    gene = Gene("SPLITS", "categorical", ("auto", 1, 2), "auto")
     assert gene.admits("auto") and gene.admits(1) and gene.admits(2)
-    assert not gene.admits("1")
-    assert not gene.admits(3)
-
-
-def test_bool_gene_takes_false_and_true(tmp_path):
-    path = write_space(tmp_path, """
-        [space]
-        name = "s"
-        [genes.P]
-        type = "bool"
-        default = true
-    """)
-    gene = load_space(path).gene("P")
-    assert gene.values == (False, True)
-    assert all(type(v) is bool for v in gene.values)
-    assert gene.default is True
+    assert not gene.admits("1") and not gene.admits(3)
 
 
 def test_int_gene_does_not_admit_bool_true_as_one():
@@ -484,6 +409,7 @@ def test_load_space_on_missing_file_names_the_file(tmp_path):
 
 # Each malformed space file, and the words its one-line error must contain (the file's path too).
 BAD_SPACES = [
+    ("choice_of_strings", '[space]\nname = "s"\n[genes.W]\ntype = "choice"\nchoices = [4, "eight"]\n', ["genes.W"]),
     ("unknown_gene_type", '[space]\nname = "s"\n[genes.X]\ntype = "float"\nmin = 1\nmax = 2\n', ["genes.X", "'float'"]),
     ("pow2_max_not_power", '[space]\nname = "s"\n[genes.X]\ntype = "pow2"\nmin = 16\nmax = 100\n',
      ["genes.X", "powers of two"]),

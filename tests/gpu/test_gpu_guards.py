@@ -3,14 +3,9 @@ device fault. Both cheats below pass every CPU-tier guard; only these stop them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from engine.template import load_template
 from evaluators.runner import WorkerRunner
-
-FAULTY = Path(__file__).resolve().parents[1] / "fixtures" / "templates" / "sparse_mla_faulty.triton.j2"
 
 
 @pytest.fixture(scope="module")
@@ -21,12 +16,6 @@ def runner(tmp_path_factory):
     r.stop()
 
 
-def request(fault: str) -> dict:
-    template = load_template(FAULTY)
-    return {"problem": template.problem, "language": "triton", "entry": template.entry,
-            "source": template.render({"FAULT": fault}), "seed": 5}
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("fault, status, stage", [
     ("none", "ok", None),
@@ -34,13 +23,13 @@ def request(fault: str) -> dict:
     ("cached_copy", "rejected_below_roofline", "roofline_floor"),
     ("stop_after_verify", "incorrect", "bench"),
 ])
-def test_gpu_only_guards(runner, fault, status, stage):
-    result = runner.evaluate(request(fault))
+def test_gpu_only_guards(runner, faulty_request, fault, status, stage):
+    result = runner.evaluate(faulty_request(fault, bench=True))
     assert (result["status"], result["stage"]) == (status, stage), result["error"]
 
 
 @pytest.mark.gpu
-def test_an_illegal_address_restarts_the_worker_and_the_next_candidate_runs(runner):
-    crashed = runner.evaluate(request("crash"))
+def test_an_illegal_address_restarts_the_worker_and_the_next_candidate_runs(runner, faulty_request):
+    crashed = runner.evaluate(faulty_request("crash"))
     assert crashed["status"] in ("illegal_address", "worker_crash"), crashed
-    assert runner.evaluate(request("none"))["status"] == "ok"
+    assert runner.evaluate(faulty_request("none", bench=True))["status"] == "ok"
