@@ -186,14 +186,14 @@ def cmd_evolve(args) -> int:
     return 0
 
 
-def _genome_params(space, template: Template, genome_arg: str | None) -> dict:
+def _genome_arg(space, template: Template, genome_arg: str | None) -> Genome:
+    """The --genome argument (the space's default when absent), validated against the space."""
     try:
         params = (complete(space, parse_params(_genome_text(genome_arg), "--genome")) if genome_arg
                   else space.default_params())
-        Genome.make(space, params, template.content_hash)
+        return Genome.make(space, params, template.content_hash)
     except (InvalidGenome, ValueError) as exc:
         raise UserError(f"--genome: {exc}") from None
-    return params
 
 
 def cmd_compile(args) -> int:
@@ -201,8 +201,8 @@ def cmd_compile(args) -> int:
     if template.language != "cuda":
         raise UserError(f"{template.path}: language {template.language!r}; compile builds CUDA templates "
                         f"(Triton compiles at its first call: use eval)")
-    params = _genome_params(space, template, args.genome)
-    genome = Genome.make(space, params, template.content_hash)
+    genome = _genome_arg(space, template, args.genome)
+    params = genome.params
     try:
         source = template.render(params)
     except RenderError as exc:
@@ -222,7 +222,7 @@ def cmd_compile(args) -> int:
 
 def cmd_eval(args) -> int:
     template, space = _load(args.template)
-    params = _genome_params(space, template, args.genome)
+    params = _genome_arg(space, template, args.genome).params
     with tempfile.TemporaryDirectory(prefix="kg-eval-") as tmp:
         writer = ResultsWriter(Path(tmp) / "run", "eval")
         runner, cpu_rows = _start_runner(args, template, Path(tmp) / "kernels", Path(tmp) / "worker.log")
