@@ -14,7 +14,7 @@ PROBLEM = SparseMlaDecode()
 
 
 def inputs(w: Workload, seed: int):
-    pool = torch.empty(PROBLEM.pool_rows([w]), 576, dtype=torch.bfloat16)
+    pool = torch.empty(PROBLEM.pool_rows([w]), 576, dtype=torch.bfloat16).normal_()
     return make_inputs(w, torch.Generator().manual_seed(seed), torch.device("cpu"), pool)
 
 
@@ -39,6 +39,17 @@ def test_inputs_are_fresh_for_each_seed_and_never_zero():
     a, b = inputs(w, 1), inputs(w, 2)
     assert not torch.equal(a.q, b.q) and not torch.equal(a.indices, b.indices)
     assert a.q.abs().sum() > 0 and a.kv_cache.abs().sum() > 0
+
+
+def test_every_gathered_row_is_redrawn_on_a_reused_pool():
+    w = Workload("t", 2, 4, 64, 500)
+    pool = torch.empty(PROBLEM.pool_rows([w]), 576, dtype=torch.bfloat16).normal_()
+    first = make_inputs(w, torch.Generator().manual_seed(1), torch.device("cpu"), pool)
+    before = pool.clone()
+    second = make_inputs(w, torch.Generator().manual_seed(2), torch.device("cpu"), pool)
+    rows = second.indices[second.indices >= 0].long()
+    assert (pool[rows] != before[rows]).any(dim=1).all()  # no gathered row keeps old contents
+    assert first.kv_cache.data_ptr() == second.kv_cache.data_ptr()  # one buffer, redrawn
 
 
 def test_indices_are_distinct_tokens_of_the_context_and_short_contexts_pad_with_minus_one():
