@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import signal
 import sys
@@ -27,6 +28,7 @@ from engine.strategies.base import Proposal
 from engine.template import RenderError, Template, load_template
 from evaluators.cuda_compile import compile_cuda, nvcc_version
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
+from evaluators.pool import CompileAhead, RunnerPool
 from evaluators.runner import GpuUnhealthy, WorkerRunner
 
 
@@ -52,9 +54,17 @@ def build_parser() -> argparse.ArgumentParser:
                          "large_batch, long_context, error; several give a Pareto front in pareto.json")
     ev.add_argument("--storage", help="Optuna strategies: journal file or database URL "
                     "(default: optuna.journal in the run folder)")
+    ev.add_argument("--fix", action="append", metavar="GENE=VALUE", default=[],
+                    help="hold a gene at one value (repeatable): search, or sweep, a slice of the space")
     ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
                     help="fire drill: before this share of genomes, also evaluate a deliberately broken copy")
     _device_args(ev)
+    ev.add_argument("--gpus", type=_gpu_list, metavar="LIST",
+                    help="comma-separated CUDA ordinals, one worker process each, e.g. 0,1 "
+                         "(default: one worker on the default GPU)")
+    ev.add_argument("--compile-workers", type=int, metavar="N",
+                    help="processes that compile upcoming genomes while others are timed (GPU only; "
+                         "default: up to 8, leaving 2 cores per GPU worker; 0 turns it off)")
 
     one = sub.add_parser("eval", help="evaluate one genome (the space's default if none) and print its record")
     one.add_argument("template", type=Path)
@@ -92,6 +102,16 @@ def _device_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
                    help="auto: the GPU if there is one, else the Triton interpreter on the CPU")
     p.add_argument("--timeout-s", type=float, default=600.0, help="limit per evaluation before the worker is killed")
+
+
+def _gpu_list(text: str) -> tuple[int, ...]:
+    try:
+        gpus = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: CUDA ordinals separated by commas, e.g. 0,1") from None
+    if any(g < 0 for g in gpus) or len(set(gpus)) != len(gpus):
+        raise argparse.ArgumentTypeError(f"{text!r}: distinct non-negative CUDA ordinals")
+    return gpus
 
 
 def _positive(text: str) -> int:
@@ -133,27 +153,83 @@ def _load(path: Path) -> tuple[Template, object]:
     return template, space
 
 
-def _start_runner(args, template: Template, workdir: Path, log: Path) -> tuple[WorkerRunner, bool]:
+def _start_runner(args, template: Template, workdir: Path, log: Path) -> tuple[RunnerPool, bool]:
     # After a fault the fresh worker must first pass the PyTorch path (verification only), so
     # a sick GPU stops the run instead of failing every candidate after it.
     canary = {"problem": template.problem, "builtin": "torch_reference", "seed": secrets.randbits(62),
               "bench": False}
-    runner = WorkerRunner(workdir, log, device=args.device, timeout_s=args.timeout_s, canary=canary)
-    env = runner.start()
-    if args.device == "cuda" and env["device_kind"] != "cuda":
+    gpus = getattr(args, "gpus", None)
+    if gpus:  # one worker per GPU, each with its own log
+        runners = [WorkerRunner(workdir, log.with_name(f"{log.stem}-gpu{g}{log.suffix}"), device="cuda",
+                                timeout_s=args.timeout_s, gpu_index=g, canary=canary) for g in gpus]
+    else:
+        runners = [WorkerRunner(workdir, log, device=args.device, timeout_s=args.timeout_s, canary=canary)]
+    runner = RunnerPool(runners)
+    try:
+        env = runner.start()
+    except RuntimeError as exc:
+        runner.stop()
+        raise UserError(str(exc)) from None
+    workers = getattr(args, "compile_workers", 0)  # evolve only; eval and audit time one genome
+    if env["device_kind"] == "cuda" and workers != 0:
+        if workers is None:
+            workers = max(0, min(8, (os.cpu_count() or 1) - 2 * len(runners) - 2))
+        if workers:
+            _attach_compile_ahead(runner, workers, gpus, workdir, log, args.timeout_s)
+    if (args.device == "cuda" or gpus) and env["device_kind"] != "cuda":
         runner.stop()
         raise UserError("--device cuda, but the worker found no CUDA GPU")
     return runner, env["device_kind"] == "cpu"
+
+
+def _fixed_genes(space, items: list[str]) -> dict:
+    """--fix GENE=VALUE items as gene values, each checked against the space."""
+    fixed = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise UserError(f"--fix {item!r}: expected GENE=VALUE")
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text  # a bare word: a categorical value such as heads_by_rows
+        fixed[name] = value
+    try:
+        space.restrict(fixed)
+    except InvalidGenome as exc:
+        raise UserError(f"--fix: {exc}") from None
+    return fixed
+
+
+def _attach_compile_ahead(runner: RunnerPool, workers: int, gpus, workdir: Path, log: Path,
+                          timeout_s: float) -> None:
+    ahead = CompileAhead([
+        WorkerRunner(workdir.with_name(f"{workdir.name}-compile"), log.with_name(f"compile-{i}.log"),
+                     device="cuda", timeout_s=timeout_s, compile_only=True,
+                     gpu_index=gpus[i % len(gpus)] if gpus else None)
+        for i in range(workers)])
+    try:
+        runner.attach(ahead)
+    except RuntimeError as exc:  # an optimisation: the run goes on without it
+        ahead.stop()
+        print(f"engine: compile-ahead off: {exc}", file=sys.stderr)
 
 
 def cmd_evolve(args) -> int:
     template, space = _load(args.template)
     if args.resume and args.out is None:
         raise UserError("--resume needs --out naming the run folder to continue")
+    if args.gpus and args.device == "cpu":
+        raise UserError("--gpus names GPUs; it does not apply with --device cpu")
+    if args.compile_workers is not None and args.compile_workers < 0:
+        raise UserError(f"--compile-workers {args.compile_workers}: a count, 0 or more")
     if not 0.0 <= args.inject_faults <= 1.0:
         raise UserError(f"--inject-faults {args.inject_faults}: a rate between 0 and 1")
     run_dir = args.out or default_run_dir(template)
-    config = open_run(run_dir, template, args.strategy, args.seed, args.resume)
+    fixed = _fixed_genes(space, args.fix) if args.fix else None
+    config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed)
+    if config.fixed:
+        space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []
     objectives = parse_objectives(args.objectives)
     options: dict = {}
@@ -246,7 +322,7 @@ def _genome_text(arg: str) -> str:
 
 
 def cmd_audit(args) -> int:
-    def fresh_runner(template: Template, folder: Path) -> WorkerRunner:
+    def fresh_runner(template: Template, folder: Path) -> RunnerPool:
         return _start_runner(args, template, folder / "kernels", folder / "worker.log")[0]
 
     return 1 if audit(args.run_dir, args.top, fresh_runner, sys.stdout) else 0

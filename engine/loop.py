@@ -88,11 +88,11 @@ class EvolveLoop:
             self.attempt(Proposal(default, "default"))
         if not self.state.baseline and self.state.reference["status"] == Status.OK.value:
             self._set_baseline(self.state.reference, "pytorch reference path")
+        width = getattr(self.runner, "width", 1)  # requests worth sending at once (GPUs)
         idle_rounds = 0
         while self.state.attempts < self.budget:
-            fresh = 0
-            for proposal in self.strategy.ask(1):
-                fresh += self.attempt(proposal) is not None
+            asked = self.strategy.ask(min(width, self.budget - self.state.attempts))
+            fresh = sum(record is not None for record in self.attempt_batch(asked))
             idle_rounds = 0 if fresh else idle_rounds + 1
             if idle_rounds >= self.MAX_DUPLICATE_ROUNDS:
                 self._say(f"stopping: {idle_rounds} proposals in a row were already evaluated")
@@ -101,48 +101,76 @@ class EvolveLoop:
 
     def attempt(self, proposal: Proposal) -> dict[str, Any] | None:
         """Evaluate and record one proposal; None (nothing spent) if it was evaluated before."""
-        try:
-            genome = self._genome(proposal.params)
-        except InvalidGenome as exc:
-            record = self._row(None, proposal, {"status": Status.INVALID_GENOME.value, "error": str(exc)})
-            self._persist(record, proposal)
-            return record
-        seen = self.state.records.get(genome.genome_id)
-        if seen is not None:
-            self.strategy.tell([self._told(seen)])
-            return None
-        fault = self.injector.draw() if self.injector else None
-        if fault is not None:
-            self._evaluate_injected(genome, fault)
+        return self.attempt_batch([proposal])[0]
+
+    def attempt_batch(self, proposals: list[Proposal]) -> list[dict[str, Any] | None]:
+        """Evaluate proposals together (one per worker at a time) and record them in order.
+        Per proposal: its record, or None (nothing spent) if it was evaluated before."""
+        results: list[dict[str, Any] | None] = [None] * len(proposals)
+        jobs: list[_Job] = []
+        in_batch: set[str] = set()
+        for i, proposal in enumerate(proposals):
+            try:
+                genome = self._genome(proposal.params)
+            except InvalidGenome as exc:
+                record = self._row(None, proposal, {"status": Status.INVALID_GENOME.value, "error": str(exc)})
+                self._persist(record, proposal)
+                results[i] = record
+                continue
+            seen = self.state.records.get(genome.genome_id)
+            if seen is not None:
+                self.strategy.tell([self._told(seen)])
+                continue
+            if genome.genome_id in in_batch:
+                continue  # asked twice at once: evaluated once, told once
+            in_batch.add(genome.genome_id)
+            jobs.append(self._prepare(i, genome, proposal))
+        sends = [(job, "injected", job.injected) for job in jobs if job.injected is not None]
+        sends += [(job, "genome", job.request) for job in jobs if job.request is not None]
+        outcomes = self._run_all([request for _, _, request in sends])
+        for (job, role, _), outcome in zip(sends, outcomes):
+            if role == "injected":
+                self._record_injected(job, outcome)
+            else:
+                job.outcome = outcome
+        for job in jobs:
+            results[job.position] = self._finish(job)
+        return results
+
+    def _prepare(self, position: int, genome: Genome, proposal: Proposal) -> "_Job":
+        job = _Job(position, genome, proposal)
         t0 = self.clock()
         try:
             source = self.template.render(genome.params)
         except RenderError as exc:
-            outcome: dict[str, Any] = {"status": Status.RENDER_ERROR.value, "stage": "render", "error": str(exc)}
-        else:
-            outcome = self._run(self._request(source), t0)
-        outcome.setdefault("eval_s", self.clock() - t0)
-        record = self._row(genome, proposal, outcome)
-        if proposal.operator == "default" and record["status"] == Status.OK.value:
-            self._set_baseline(record, f"default genome {genome.genome_id}")
-        record["score"], record["baseline"] = self._score(record)
-        self._persist(record, proposal)
-        self.strategy.tell([self._told(record)])
-        return record
+            job.outcome = {"status": Status.RENDER_ERROR.value, "stage": "render", "error": str(exc),
+                           "eval_s": self.clock() - t0}
+            return job
+        job.request = self._request(source)
+        job.fault = self.injector.draw() if self.injector else None
+        if job.fault is not None:
+            # A deliberately broken copy of this genome's kernel: its own row, outside the
+            # budget, never told to the strategy.
+            job.injected = self._request(inject(source, self.template.entry, job.fault))
+        return job
 
-    def _evaluate_injected(self, genome: Genome, fault) -> None:
-        """A deliberately broken copy of this genome's kernel: its own row, outside the budget,
-        never told to the strategy."""
-        try:
-            source = inject(self.template.render(genome.params), self.template.entry, fault)
-        except RenderError:
-            return
-        outcome = self._run(self._request(source), self.clock())
-        record = self._row(genome, Proposal(genome.params, operator_label(fault)), outcome)
+    def _record_injected(self, job: "_Job", outcome: dict[str, Any]) -> None:
+        assert job.fault is not None
+        record = self._row(job.genome, Proposal(job.genome.params, operator_label(job.fault)), outcome)
         record.update(kind="injected")
         self.writer.append([record])
         self.state.next_attempt += 1
-        self._say(f"[inject] {fault.name:<15} -> {record['status']}")
+        self._say(f"[inject] {job.fault.name:<15} -> {record['status']}")
+
+    def _finish(self, job: "_Job") -> dict[str, Any]:
+        assert job.outcome is not None
+        record = self._row(job.genome, job.proposal, job.outcome)
+        if job.proposal.operator == "default" and record["status"] == Status.OK.value:
+            self._set_baseline(record, f"default genome {job.genome.genome_id}")
+        record["score"], record["baseline"] = self._score(record)
+        self._persist(record, job.proposal)
+        self.strategy.tell([self._told(record)])
+        return record
 
     # -- pieces ------------------------------------------------------------------------------
     def _told(self, record: dict[str, Any]) -> Told:
@@ -167,17 +195,27 @@ class EvolveLoop:
                 "entry": self.template.entry, "source": source, "builtin": builtin,
                 "seed": secrets.randbits(62)}
 
-    def _run(self, request: dict[str, Any], t0: float) -> dict[str, Any]:
-        """Send one request to the runner; stop the run if the harness changed meanwhile, so
-        nothing measured by a changed harness is kept."""
-        outcome = self.runner.evaluate(request)
-        if self.integrity is not None:
+    def _run_all(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Send requests to the runner (together when it has several workers); stop the run if
+        the harness changed meanwhile, so nothing measured by a changed harness is kept."""
+        many = getattr(self.runner, "evaluate_many", None)
+        if many is not None and len(requests) > 1:
+            outcomes = many(requests)
+        else:
+            outcomes = []
+            for request in requests:
+                t0 = self.clock()
+                outcome = self.runner.evaluate(request)
+                outcome.setdefault("eval_s", self.clock() - t0)
+                outcomes.append(outcome)
+        if self.integrity is not None and requests:
             self.integrity.check()
-        outcome.update(eval_s=self.clock() - t0, input_seed=request["seed"])
-        return outcome
+        for request, outcome in zip(requests, outcomes):
+            outcome["input_seed"] = request["seed"]
+        return outcomes
 
     def evaluate_reference(self) -> dict[str, Any]:
-        outcome = self._run(self._request(None, builtin="torch_reference"), self.clock())
+        (outcome,) = self._run_all([self._request(None, builtin="torch_reference")])
         record = self._row(None, Proposal({}, "reference"), outcome)
         record.update(kind="reference", genome_id="pytorch-reference", language="pytorch")
         self.writer.append([record])
@@ -198,6 +236,7 @@ class EvolveLoop:
             "error": outcome.get("error"), "input_seed": outcome.get("input_seed"),
             "compile_s": outcome.get("compile_s"), "verify_s": outcome.get("verify_s"),
             "bench_s": outcome.get("bench_s"), "eval_s": outcome.get("eval_s"),
+            "device_index": outcome.get("device_index"),
             **{k: (outcome.get("resources") or {}).get(k)
                for k in ("registers", "shared_bytes", "stack_bytes", "spill_bytes")},
             "cpu_row": self.cpu_rows, "verify": outcome.get("verify") or [],
@@ -241,6 +280,19 @@ class EvolveLoop:
 
     def _say(self, line: str) -> None:
         print(line, file=self.progress, flush=True)
+
+
+@dataclass
+class _Job:
+    """One fresh genome of a batch on its way through the runner."""
+
+    position: int
+    genome: Genome
+    proposal: Proposal
+    request: dict[str, Any] | None = None    # None: rendering failed (outcome already set)
+    fault: Any = None
+    injected: dict[str, Any] | None = None   # the fire-drill copy's request, if one was drawn
+    outcome: dict[str, Any] | None = None
 
 
 _WORKLOAD_FIELDS = ("name", "batch", "heads", "topk", "context", "median_us", "iqr_us", "min_us",

@@ -59,6 +59,10 @@ class Evaluator:
                 self.progress("static")
                 static_check_triton(req["source"], req["entry"])
             fn = self._load(req)
+            if req.get("compile_only"):
+                if self.device.type == "cuda":  # the interpreter compiles nothing: loading was all
+                    self._stage(result, "compile", lambda: self._compile_every_shape(problem, fn))
+                return result
             self._stage(result, "compile", lambda: self._compile(problem, fn, req["seed"]))
             self._stage(result, "verify", lambda: self._verify(problem, fn, req["seed"], result))
             if req.get("bench", True):
@@ -113,6 +117,14 @@ class Evaluator:
         inp = problem.make_inputs(w, self._gen(seed, -1), self._pool(problem))
         problem.call(fn, inp, problem.poisoned_outputs(w, self.device))
         self._sync()
+
+    def _compile_every_shape(self, problem, fn: Callable) -> None:
+        """Compile-ahead workers only (their Triton launches are no-ops): one call per shape the
+        real evaluation will make, on tensors that are allocated but never written, so every
+        specialization lands in the shared cache and no work reaches the GPU."""
+        shapes = {w.name: w for w in problem.verify_shapes(self.device.type) + problem.workloads(self.device.type)}
+        for w in shapes.values():
+            problem.call(fn, problem.placeholder_inputs(w, self.device), problem.placeholder_outputs(w, self.device))
 
     def _verify(self, problem, fn: Callable, seed: int, result: dict) -> None:
         shapes = problem.verify_shapes(self.device.type)

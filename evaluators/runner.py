@@ -29,9 +29,11 @@ class GpuUnhealthy(RuntimeError):
 class WorkerRunner:
     def __init__(self, workdir: Path, log_path: Path, device: str = "auto",
                  timeout_s: float = 600.0, startup_timeout_s: float = 600.0,
-                 gpu_index: int | None = None, canary: dict[str, Any] | None = None):
+                 gpu_index: int | None = None, canary: dict[str, Any] | None = None,
+                 compile_only: bool = False):
         self.workdir, self.log_path = workdir, log_path
         self.canary = canary  # a request that must succeed on a fresh worker after a fault
+        self.compile_only = compile_only  # a compile-ahead worker: Triton launches are no-ops
         self._needs_canary = False
         self.stage: str | None = None
         self.device, self.gpu_index = device, gpu_index
@@ -39,9 +41,17 @@ class WorkerRunner:
         self.proc: subprocess.Popen | None = None
         self.env: dict[str, str] | None = None
         self.restarts = 0
+        self.served = 0  # requests answered (canaries not counted)
         self._fd = -1
         self._buf = b""
         self._eof = False
+
+    @property
+    def device_index(self) -> int | None:
+        """The CUDA ordinal this worker evaluates on (None on the CPU)."""
+        if self.env is None or self.env.get("device_kind") != "cuda":
+            return None
+        return self.gpu_index if self.gpu_index is not None else 0
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> dict[str, str]:
@@ -52,6 +62,8 @@ class WorkerRunner:
             env.update(KG_DEVICE="cpu", TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")
         elif self.gpu_index is not None:
             env["CUDA_VISIBLE_DEVICES"] = str(self.gpu_index)
+        if self.compile_only:
+            env["KG_COMPILE_ONLY"] = "1"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
@@ -88,9 +100,16 @@ class WorkerRunner:
             self._needs_canary = False
             check = self._send(self.canary)
             if check.get("status") != Status.OK.value:
-                raise GpuUnhealthy(f"the canary failed on a fresh worker after a fault: "
-                                   f"{check.get('status')}: {check.get('error')}")
-        return self._send(request)
+                raise GpuUnhealthy(f"the canary failed on a fresh worker after a fault"
+                                   f"{self._where()}: {check.get('status')}: {check.get('error')}")
+        index = self.device_index  # of the worker that takes the request (before a restart)
+        reply = self._send(request)
+        self.served += 1
+        reply["device_index"] = index if index is not None else self.device_index
+        return reply
+
+    def _where(self) -> str:
+        return f" (GPU {self.gpu_index})" if self.gpu_index is not None else ""
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.proc is None or self.proc.poll() is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -26,7 +27,7 @@ def load_entry(source: str, entry: str, workdir: Path) -> Callable:
     path = workdir / f"kernel_{digest}.py"
     if not path.exists():
         workdir.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".tmp{os.getpid()}")  # workers sharing the folder never collide
         tmp.write_text(source)
         tmp.replace(path)
     name = f"kg_kernel_{digest}"
@@ -79,3 +80,25 @@ def _as_float32(data: np.ndarray, is_bf16: bool) -> np.ndarray:
     if is_bf16:
         return (data.astype(np.uint32) << 16).view(np.float32)
     return data.astype(np.float32)
+
+
+def compile_without_launching() -> None:
+    """Make every Triton kernel call compile (into the on-disk cache) and return without
+    launching. Used by the compile-ahead workers, which share a GPU with timed candidates and
+    must put no work on it."""
+    import inspect
+
+    from triton.runtime.jit import JITFunction
+
+    if getattr(JITFunction.run, "_kg_compile_only", False):
+        return
+    if "warmup" not in inspect.signature(JITFunction.run).parameters:
+        raise RuntimeError("this Triton's JITFunction.run has no warmup argument; "
+                           "compile-ahead cannot be made launch-free")
+    original = JITFunction.run
+
+    def run(self, *args, grid, warmup, **kwargs):
+        return original(self, *args, grid=grid, warmup=True, **kwargs)
+
+    run._kg_compile_only = True  # type: ignore[attr-defined]
+    JITFunction.run = run

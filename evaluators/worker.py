@@ -30,7 +30,13 @@ def main() -> None:
 
     if not cuda:
         patch_interpreter_bf16_dot()
-    else:
+    if os.environ.get("KG_COMPILE_ONLY") == "1":
+        if not cuda:
+            raise SystemExit("a compile-ahead worker needs a CUDA GPU (the interpreter compiles nothing)")
+        from evaluators.triton_backend import compile_without_launching
+
+        compile_without_launching()
+    if cuda:
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
     from evaluators.harness import Evaluator
@@ -43,6 +49,8 @@ def main() -> None:
         req = json.loads(line)
         if req.get("op") == "exit":
             break
+        if os.environ.get("KG_COMPILE_ONLY") == "1":
+            req = {**req, "compile_only": True}  # whatever it is sent, this process only compiles
         result = evaluator.evaluate(req)
         result["restart"] = cuda and result["status"] in _POISONING
         _send(replies, result)

@@ -27,21 +27,24 @@ def read_table(run_dir: Path) -> pa.Table:
             raise UserError(f"{p}: schema version {sorted(map(str, versions))}, this engine reads "
                             f"{sorted(set(_UPGRADES) | {SCHEMA_VERSION})}")
         (version,) = versions
-        if version != SCHEMA_VERSION:
-            t = _UPGRADES[version](t)
+        while version != SCHEMA_VERSION:
+            t, version = _UPGRADES[version](t), version + 1
         tables.append(t.select(SCHEMA.names).cast(SCHEMA))
     return pa.concat_tables(tables).sort_by("attempt")
 
 
-def _upgrade_v1(t: pa.Table) -> pa.Table:
-    """v1 had no compiler resource figures: add them as nulls."""
-    for name in ("registers", "shared_bytes", "stack_bytes", "spill_bytes"):
+def _add_nulls(t: pa.Table, names: tuple[str, ...], version: int) -> pa.Table:
+    for name in names:
         t = t.append_column(SCHEMA.field(name), pa.nulls(t.num_rows, SCHEMA.field(name).type))
     return t.set_column(t.column_names.index("schema_version"), "schema_version",
-                        pa.array([SCHEMA_VERSION] * t.num_rows, pa.int32()))
+                        pa.array([version] * t.num_rows, pa.int32()))
 
 
-_UPGRADES = {1: _upgrade_v1}
+# version -> the step to the next version
+_UPGRADES = {
+    1: lambda t: _add_nulls(t, ("registers", "shared_bytes", "stack_bytes", "spill_bytes"), 2),  # resources
+    2: lambda t: _add_nulls(t, ("device_index",), 3),  # which GPU of the host
+}
 
 
 def read_records(run_dir: Path) -> list[dict[str, Any]]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # v2 (2026-11-30): compiler resource figures (registers, shared_bytes, stack_bytes, spill_bytes).
-# The reader upgrades v1 parts by adding them as nulls.
+# v3 (2026-11-30): device_index, the GPU of the host that evaluated the row (runs over several).
+# The reader upgrades older parts by adding the new fields as nulls.
 
 WORKLOAD = pa.struct([
     ("name", pa.string()), ("batch", pa.int32()), ("heads", pa.int32()), ("topk", pa.int32()),
@@ -51,6 +52,7 @@ SCHEMA = pa.schema([
     ("stack_bytes", pa.int64()),
     ("spill_bytes", pa.int64()),        # spill stores + loads
     ("eval_s", pa.float64()),           # wall time of the whole evaluation, seen by the driver
+    ("device_index", pa.int32()),       # which GPU of the host (CUDA ordinal); null on the CPU
     ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows
     ("verify", pa.list_(VERIFY)),
     ("workloads", pa.list_(WORKLOAD)),

@@ -308,8 +308,37 @@ def test_evolve_resume_after_the_space_file_changed_leaves_the_folder_untouched(
     ["eval", REAL_TEMPLATE, "--device", "tpu"],
     ["show"],
     ["frobnicate"],
+    ["evolve", REAL_TEMPLATE, "--gpus", "0,0"],
+    ["evolve", REAL_TEMPLATE, "--gpus", "first"],
 ])
 def test_argument_errors_are_one_line_without_usage_dump(argv):
     proc = run_cli(*argv)
     assert_user_error(proc)
     assert "usage:" not in proc.stderr
+
+
+def test_evolve_gpus_with_cpu_device_writes_nothing(tmp_path):
+    proc = run_cli("evolve", REAL_TEMPLATE, "--gpus", "0,1", "--device", "cpu", "--out", tmp_path / "run")
+    assert_user_error(proc, "--gpus", "--device cpu")
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("fix, words", [
+    ("NUM_WRAPS=8", "unknown gene 'NUM_WRAPS'"),
+    ("NUM_WARPS=16", "NUM_WARPS: 16 is not one of"),
+    ("NUM_WARPS", "expected GENE=VALUE"),
+])
+def test_evolve_fix_outside_the_space_names_it_and_writes_nothing(tmp_path, fix, words):
+    proc = run_cli("evolve", REAL_TEMPLATE, "--fix", fix, "--out", tmp_path / "run")
+    assert_user_error(proc, "--fix", words)
+    assert not (tmp_path / "run").exists()
+
+
+def test_evolve_resume_with_another_slice_leaves_the_folder_untouched(tmp_path):
+    template = load_template(REPO / REAL_TEMPLATE)
+    run_dir = tmp_path / "run"
+    open_run(run_dir, template, "exhaustive", 0, resume=False, fixed={"MASK_INVALID_ROWS": False})
+    before = (run_dir / "run.json").read_bytes()
+    proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir, "--fix", "MASK_INVALID_ROWS=true")
+    assert_user_error(proc, "--fix MASK_INVALID_ROWS=true", "MASK_INVALID_ROWS=false")
+    assert (run_dir / "run.json").read_bytes() == before

@@ -104,3 +104,36 @@ def test_a_harness_edited_during_the_run_stops_it_and_keeps_no_row_measured_by_i
         runner.stop()
     kinds = [r["kind"] for r in read_records(run_dir)]
     assert kinds == ["reference", "genome"]  # the third evaluation's row was never written
+
+
+def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(tmp_path):
+    from engine.faults import FaultInjector, expected_statuses
+    from evaluators.pool import RunnerPool
+
+    template = load_template(SMALL)
+    space = template.load_space()
+
+    def run_with(runner, run_dir, injector=None):
+        config = open_run(run_dir, template, "random", 4, False)
+        loop = EvolveLoop(template, space, make_strategy("random", space, 4), runner,
+                          ResultsWriter(run_dir, config.run_id), 4, cpu_rows=True, injector=injector)
+        loop.run()
+        return read_records(run_dir)
+
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / f"w{i}.log", device="cpu", timeout_s=15)
+                       for i in range(2)])
+    single = WorkerRunner(tmp_path / "k1", tmp_path / "single.log", device="cpu", timeout_s=15)
+    try:
+        pool.start()
+        both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 3))  # draws out_of_memory, crash
+        alone = run_with(single, tmp_path / "single")
+    finally:
+        pool.stop()
+        single.stop()
+    assert all(r.served >= 2 for r in pool.runners)
+    assert [r["attempt"] for r in both] == list(range(len(both)))
+    injected = [r for r in both if r["kind"] == "injected"]
+    assert injected and all(r["status"] in expected_statuses(r["operator"]) for r in injected)
+    genomes = [(r["genome_id"], r["status"]) for r in both if r["kind"] == "genome"]
+    assert len(genomes) == 4 and all(status == "ok" for _, status in genomes)
+    assert genomes == [(r["genome_id"], r["status"]) for r in alone if r["kind"] == "genome"]

@@ -1,0 +1,116 @@
+"""Several evaluation workers, one per GPU, fed from one queue.
+
+Each worker is a ``WorkerRunner`` pinned to its own GPU (its own process, its own CUDA
+context), so a candidate timed on one GPU never shares the device with another candidate. The
+parent threads only wait on pipes; the work happens in the worker processes.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from concurrent.futures import ThreadPoolExecutor, wait
+from typing import Any, Sequence
+
+from evaluators.runner import WorkerRunner
+
+
+class CompileAhead:
+    """Workers that only compile (their Triton launches are no-ops) the requests the GPU
+    workers will take next, filling the shared on-disk kernel cache so that the timed worker
+    finds its kernels built. Best effort: whatever they fail at, the real evaluation meets
+    again and records."""
+
+    def __init__(self, runners: Sequence[WorkerRunner]):
+        self.runners = list(runners)
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._threads = ThreadPoolExecutor(max_workers=max(1, len(self.runners)), thread_name_prefix="kg-compile")
+        self._loops = []
+
+    def start(self) -> None:
+        list(self._threads.map(lambda r: r.start(), self.runners))
+        self._loops = [self._threads.submit(self._serve, r) for r in self.runners]
+
+    def submit(self, requests: Sequence[dict[str, Any]]) -> None:
+        for request in requests:
+            if request.get("source") is not None:
+                self._queue.put({**request, "compile_only": True})
+
+    def stop(self) -> None:
+        while True:  # what was not compiled yet is no longer needed
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                break
+        for _ in self._loops:
+            self._queue.put(None)
+        for r in self.runners:
+            r.stop()  # a worker stuck in a long compile is killed, its thread then sees the end
+        self._threads.shutdown(wait=True)
+
+    def _serve(self, runner: WorkerRunner) -> None:
+        while (request := self._queue.get()) is not None:
+            try:
+                runner.evaluate(request)
+            except Exception:  # noqa: BLE001 - best effort; the timed evaluation reports
+                pass
+
+
+class RunnerPool:
+    def __init__(self, runners: Sequence[WorkerRunner], lookahead: int = 8):
+        if not runners:
+            raise ValueError("a runner pool needs at least one runner")
+        self.runners = list(runners)
+        self.compile_ahead: CompileAhead | None = None
+        self.lookahead = lookahead
+        self._idle: queue.SimpleQueue[WorkerRunner] = queue.SimpleQueue()
+        for r in self.runners:
+            self._idle.put(r)
+        self._threads = ThreadPoolExecutor(max_workers=len(self.runners), thread_name_prefix="kg-runner")
+
+    @property
+    def width(self) -> int:
+        """How many requests are worth sending at once: one per worker, times the lookahead
+        when compile-ahead workers can build the later ones while the first are timed."""
+        return len(self.runners) * (self.lookahead if self.compile_ahead else 1)
+
+    def start(self) -> dict[str, str]:
+        """Start every worker (in parallel: each loads torch and a CUDA context); the first's
+        environment describes the run."""
+        envs = list(self._threads.map(lambda r: r.start(), self.runners))
+        return envs[0]
+
+    def attach(self, compile_ahead: CompileAhead) -> None:
+        """Start compile-ahead workers; from then on batches are asked ``lookahead`` times wider."""
+        compile_ahead.start()
+        self.compile_ahead = compile_ahead
+
+    def stop(self) -> None:
+        if self.compile_ahead is not None:
+            self.compile_ahead.stop()
+        for r in self.runners:
+            r.stop()
+        self._threads.shutdown(wait=True)
+
+    def evaluate(self, request: dict[str, Any]) -> dict[str, Any]:
+        return self.evaluate_many([request])[0]
+
+    def evaluate_many(self, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Outcomes in the order of ``requests``; each request goes to whichever worker is free.
+        An exception of one (a GPU found unhealthy) is raised after the others have finished."""
+        if self.compile_ahead is not None and len(requests) > len(self.runners):
+            # the first requests go straight to idle workers; compiling them ahead gains nothing
+            self.compile_ahead.submit(requests[len(self.runners):])
+        futures = [self._threads.submit(self._on_idle_runner, req) for req in requests]
+        wait(futures)
+        return [f.result() for f in futures]
+
+    def _on_idle_runner(self, request: dict[str, Any]) -> dict[str, Any]:
+        runner = self._idle.get()
+        try:
+            t0 = time.monotonic()
+            outcome = runner.evaluate(request)
+            outcome.setdefault("eval_s", time.monotonic() - t0)
+            return outcome
+        finally:
+            self._idle.put(runner)

@@ -1,0 +1,76 @@
+"""Several workers fed from one queue (evaluators/pool.py), with real worker processes."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluators.pool import RunnerPool
+from evaluators.runner import GpuUnhealthy, WorkerRunner
+
+
+def pool_of(tmp_path, n: int, **kwargs) -> RunnerPool:
+    return RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / f"w{i}.log", device="cpu", timeout_s=60, **kwargs)
+                       for i in range(n)])
+
+
+def test_outcomes_come_back_in_request_order_and_a_crash_costs_only_its_own_worker(tmp_path, faulty_request):
+    pool = pool_of(tmp_path, 2)
+    try:
+        pool.start()
+        requests = [faulty_request("none"), faulty_request("crash"), faulty_request("skip_rope"),
+                    faulty_request("none")]
+        outcomes = pool.evaluate_many(requests)
+        assert [o["status"] for o in outcomes] == ["ok", "worker_crash", "incorrect", "ok"]
+        assert all(o["eval_s"] > 0 for o in outcomes)
+        assert sum(r.restarts for r in pool.runners) == 1
+        assert all(r.served >= 1 for r in pool.runners) and sum(r.served for r in pool.runners) == 4
+        assert pool.evaluate(faulty_request("none"))["status"] == "ok"
+    finally:
+        pool.stop()
+
+
+def test_a_failing_canary_on_one_worker_is_raised_after_the_others_finish(tmp_path, faulty_request):
+    pool = pool_of(tmp_path, 2, canary=faulty_request("crash"))
+    try:
+        pool.start()
+        assert [o["status"] for o in pool.evaluate_many([faulty_request("crash"), faulty_request("none")])] \
+            == ["worker_crash", "ok"]
+        # the crashed worker's canary now fails; the other worker's request still completes
+        with pytest.raises(GpuUnhealthy, match="canary"):
+            pool.evaluate_many([faulty_request("none"), faulty_request("none"), faulty_request("none")])
+    finally:
+        pool.stop()
+
+
+def test_a_pool_needs_a_runner():
+    with pytest.raises(ValueError, match="at least one"):
+        RunnerPool([])
+
+
+def test_compile_ahead_takes_the_requests_beyond_the_first_worker_and_the_batch_widens(tmp_path, faulty_request):
+    from evaluators.pool import CompileAhead
+
+    # Under the interpreter a compile-only request only loads the module; the queueing and the
+    # widening are what is tested here (tests/gpu checks that the cache is filled launch-free).
+    ahead = CompileAhead([WorkerRunner(tmp_path / "c", tmp_path / f"c{i}.log", device="cpu", timeout_s=60)
+                          for i in range(2)])
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=60)], lookahead=4)
+    try:
+        pool.start()
+        assert pool.width == 1
+        pool.attach(ahead)
+        assert pool.width == 4
+        outcomes = pool.evaluate_many([faulty_request("none"), faulty_request("skip_rope"),
+                                       faulty_request("crash"), faulty_request("none", seed=12)])
+        assert [o["status"] for o in outcomes] == ["ok", "incorrect", "worker_crash", "ok"]
+    finally:
+        pool.stop()  # also drains and stops the compile-ahead workers
+    assert sum(r.served for r in ahead.runners) == 3  # all but the first request
+    assert all(r.proc is None for r in ahead.runners)
+
+
+def test_a_compile_only_worker_refuses_to_start_without_a_gpu(tmp_path):
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=60, compile_only=True)
+    with pytest.raises(RuntimeError, match="did not start"):
+        r.start()
+    assert "needs a CUDA GPU" in (tmp_path / "w.log").read_text()
