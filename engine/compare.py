@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TextIO
 
@@ -29,13 +29,14 @@ class Sweep:
     template: Template
     space: Space
     objective: dict[str, float | None]   # canonical params -> score (None: the genome failed)
+    fixed: dict = field(default_factory=dict)  # genes the sweep held at one value (a slice)
 
     @property
     def best(self) -> float:
         return min(v for v in self.objective.values() if v is not None)
 
     def coverage(self) -> float:
-        valid = sum(1 for _ in _valid_points(self.space))
+        valid = sum(1 for _ in self.space.valid_points())
         return len(self.objective) / valid if valid else 0.0
 
 
@@ -55,16 +56,8 @@ def load_sweep(run_dir: Path, template: Path | None = None) -> Sweep:
             objective[canonical_json(Genome(r["params_json"], r["template_hash"]).params)] = r["score"]
     if not any(v is not None for v in objective.values()):
         raise UserError(f"{run_dir}: no scored genome in the sweep")
-    return Sweep(tpl, tpl.load_space(), objective)
-
-
-def _valid_points(space: Space):
-    import itertools
-
-    for combo in itertools.product(*(g.values for g in space.genes)):
-        params = dict(zip(space.gene_names, combo))
-        if space.is_valid(params):
-            yield params
+    space = tpl.load_space()
+    return Sweep(tpl, space.restrict(config.fixed) if config.fixed else space, objective, dict(config.fixed))
 
 
 def run_strategy(sweep: Sweep, name: str, seed: int, budget: int) -> list[float]:
@@ -153,7 +146,9 @@ def compare(sweep: Sweep, names: list[str], budget: int, seeds: int, threshold: 
 def report(results: list[Comparison], base_median: float, sweep: Sweep, budget: int, seeds: int,
            threshold: float, out: TextIO) -> None:
     print(f"sweep: {len(sweep.objective)} genomes of {sweep.template.path} "
-          f"({sweep.coverage():.0%} of the valid space), best score {sweep.best:.4f}; "
+          f"({sweep.coverage():.0%} of the valid space"
+          f"{' with ' + ', '.join(f'{k}={v}' for k, v in sweep.fixed.items()) if sweep.fixed else ''}), "
+          f"best score {sweep.best:.4f}; "
           f"target: within {threshold:.0%} of it; budget {budget}; {seeds} seeds", file=out)
     print(f"  {'strategy':<10}{'median evals':>14}{'reached':>10}{'vs random':>11}", file=out)
     print(f"  {'random*':<10}{_fmt(base_median):>14}{'':>10}{'1.00x':>11}   (* calculated, without replacement)",

@@ -9,10 +9,11 @@ and of the template it fills.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from engine.expr import Expression
 
@@ -124,6 +125,34 @@ class Space:
             if self.is_valid(params):
                 return params
         raise RuntimeError(f"space {self.name}: no valid genome in {max_tries} draws; constraints too tight?")
+
+    def valid_points(self) -> Iterator[dict[str, Value]]:
+        """Every valid genome's params, in the order of the genes' values."""
+        for combo in itertools.product(*(g.values for g in self.genes)):
+            params = dict(zip(self.gene_names, combo))
+            if self.is_valid(params):
+                yield params
+
+    def restrict(self, fixed: Mapping[str, Value]) -> "Space":
+        """The slice of this space with some genes held at one value (their default becomes
+        that value); a sweep of a slice stands in for the whole when the whole is too big."""
+        for name, value in fixed.items():
+            if name not in self.gene_names:
+                raise InvalidGenome(f"unknown gene {name!r}; genes: {', '.join(self.gene_names)}")
+            if not self.gene(name).admits(value):
+                raise InvalidGenome(f"gene {name}: {value!r} is not one of {list(self.gene(name).values)}")
+        genes = tuple(Gene(g.name, g.kind, (fixed[g.name],), fixed[g.name], g.doc) if g.name in fixed else g
+                      for g in self.genes)
+        sliced = Space(self.name, genes, self.constraints, self.source)
+        if sliced.is_valid(sliced.default_params()):
+            return sliced
+        # The defaults with these genes changed break a constraint: the slice's default (the
+        # run's baseline) is then its first valid genome.
+        first = next(sliced.valid_points(), None)
+        if first is None:
+            raise InvalidGenome(f"no valid genome has {dict(fixed)}")
+        genes = tuple(Gene(g.name, g.kind, g.values, first[g.name], g.doc) for g in genes)
+        return Space(self.name, genes, self.constraints, self.source)
 
     def size(self) -> int:
         n = 1

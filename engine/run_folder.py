@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from engine.errors import UserError
@@ -26,14 +26,15 @@ class RunConfig:
     seed: int
     created_at: str
     schema_version: int = SCHEMA_VERSION
+    fixed: dict = field(default_factory=dict)  # genes held at one value: the run searched a slice
 
 
 def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def new_config(run_dir: Path, template: Template, strategy: str, seed: int) -> RunConfig:
-    return RunConfig(run_id=run_dir.name, template=str(template.path), template_hash=template.content_hash,
+def new_config(run_dir: Path, template: Template, strategy: str, seed: int, fixed: dict) -> RunConfig:
+    return RunConfig(fixed=dict(fixed), run_id=run_dir.name, template=str(template.path), template_hash=template.content_hash,
                      space=str(template.space_path), space_hash=file_hash(template.space_path),
                      problem=template.problem, language=template.language, strategy=strategy, seed=seed,
                      created_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
@@ -44,14 +45,15 @@ def default_run_dir(template: Template, results_root: Path = Path("results")) ->
     return results_root / f"{template.path.name.split('.')[0]}-{stamp}"
 
 
-def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume: bool) -> RunConfig:
+def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume: bool,
+             fixed: dict | None = None) -> RunConfig:
     """Create the folder of a new run, or check that an existing one may be resumed."""
     config_path = run_dir / "run.json"
     if not resume:
         if run_dir.exists() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
         run_dir.mkdir(parents=True, exist_ok=True)
-        config = new_config(run_dir, template, strategy, seed)
+        config = new_config(run_dir, template, strategy, seed, fixed or {})
         config_path.write_text(json.dumps(asdict(config), indent=2) + "\n")
         return config
     config = read_config(run_dir)
@@ -61,7 +63,14 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     space_hash = file_hash(template.space_path)
     if config.space_hash != space_hash:
         raise UserError(f"{run_dir}: --resume, but the space file {template.space_path} changed since the run began")
+    if fixed is not None and dict(fixed) != config.fixed:
+        raise UserError(f"{run_dir}: --resume with --fix {_fix_text(fixed)}, but the run searched "
+                        f"{_fix_text(config.fixed) if config.fixed else 'the whole space'}")
     return config
+
+
+def _fix_text(fixed: dict) -> str:
+    return " ".join(f"{k}={json.dumps(v)}" for k, v in fixed.items()) or "(none)"
 
 
 def read_config(run_dir: Path) -> RunConfig:

@@ -45,3 +45,19 @@ def test_eval_prints_the_record_of_one_genome(tmp_path):
     assert record["status"] == "ok"
     assert json.loads(record["params_json"])["COMBINE"] == "fused"
     assert len(record["verify"]) == 3 and len(record["workloads"]) == 4
+
+
+def test_a_sweep_of_a_slice_stays_in_it_across_resume(tmp_path):
+    out = tmp_path / "sweep"
+    first = engine("evolve", "templates/sparse_mla.triton.j2", "--strategy", "exhaustive", "--budget", "1",
+                   "--fix", "MASK_INVALID_ROWS=false", "--fix", "PROGRAM_SPLIT=heads",
+                   "--device", "cpu", "--out", str(out), "--seed", "1")
+    assert first.returncode == 0, first.stderr
+    assert json.loads((out / "run.json").read_text())["fixed"] == {"MASK_INVALID_ROWS": False,
+                                                                  "PROGRAM_SPLIT": "heads"}
+    resumed = engine("evolve", "templates/sparse_mla.triton.j2", "--strategy", "exhaustive", "--budget", "2",
+                     "--device", "cpu", "--out", str(out), "--seed", "1", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    genomes = [json.loads(r["params_json"]) for r in read_records(out) if r["kind"] == "genome"]
+    assert len(genomes) == 2 and len({json.dumps(g, sort_keys=True) for g in genomes}) == 2
+    assert all(g["MASK_INVALID_ROWS"] is False and g["PROGRAM_SPLIT"] == "heads" for g in genomes)

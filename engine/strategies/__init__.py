@@ -3,6 +3,7 @@
 from functools import partial
 
 from engine.strategies.base import Proposal, Strategy, Told
+from engine.strategies.exhaustive import ExhaustiveSweep
 from engine.strategies.ga import GeneticAlgorithm
 from engine.strategies.random_search import RandomSearch
 
@@ -13,7 +14,7 @@ def _optuna(sampler: str, space, seed: int, directions: int = 1, **options):
     return OptunaStrategy(space, seed, sampler=sampler, directions=directions, **options)
 
 
-STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm,
+STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm, "exhaustive": ExhaustiveSweep,
               **{name: partial(_optuna, name) for name in ("tpe", "gp", "cmaes", "nsga2", "nsga3")}}
 
 __all__ = ["Proposal", "Strategy", "Told", "STRATEGIES", "make_strategy"]

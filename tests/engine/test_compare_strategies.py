@@ -11,8 +11,8 @@ from pathlib import Path
 import optuna
 import pytest
 
-from engine.compare import _valid_points, compare, evaluations_to, load_sweep, random_baseline, run_strategy
-from engine.genome import Genome
+from engine.compare import compare, evaluations_to, load_sweep, random_baseline, run_strategy
+from engine.genome import Genome, canonical_json
 from engine.run_folder import open_run
 from engine.store.writer import ResultsWriter
 from engine.strategies import Told, make_strategy
@@ -30,16 +30,14 @@ def synthetic_score(p) -> float | None:
             + 0.5 * (p["HEADS_PER_PROGRAM"] != 32) + 0.05 * (p["COMBINE"] != "fused"))
 
 
-@pytest.fixture(scope="module")
-def sweep_dir(tmp_path_factory):
-    """An exhaustive sweep of the fixture space, written as a real run folder."""
+def write_sweep(run: Path, fixed: dict | None = None) -> Path:
+    """An exhaustive sweep of the fixture space (or of its slice), written as a real run folder."""
     template = load_template(FIXTURE)
-    space = template.load_space()
-    run = tmp_path_factory.mktemp("sweep") / "run"
-    config = open_run(run, template, "sweep", 0, resume=False)
+    config = open_run(run, template, "sweep", 0, resume=False, fixed=fixed)
+    space = template.load_space().restrict(fixed) if fixed else template.load_space()
     noise = random.Random(0)
     rows = []
-    for k, params in enumerate(_valid_points(space)):
+    for k, params in enumerate(space.valid_points()):
         g = Genome.make(space, params, template.content_hash)
         score = synthetic_score(params)
         rows.append({"attempt": k, "kind": "genome", "genome_id": g.genome_id, "template": str(template.path),
@@ -49,6 +47,23 @@ def sweep_dir(tmp_path_factory):
                      "score": score * (1 + 0.01 * noise.random()) if score else None})
     ResultsWriter(run, config.run_id).append(rows)
     return run
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    return write_sweep(tmp_path_factory.mktemp("sweep") / "run")
+
+
+def test_a_sweep_of_a_slice_replays_strategies_inside_the_slice_only(tmp_path):
+    sweep = load_sweep(write_sweep(tmp_path / "slice", {"COMBINE": "fused", "NUM_WARPS": 4}))
+    assert sweep.fixed == {"COMBINE": "fused", "NUM_WARPS": 4} and sweep.coverage() == 1.0
+    for name in ("ga", "tpe", "random"):
+        strategy = make_strategy(name, sweep.space, 0)
+        for _ in range(30):
+            (p,) = strategy.ask(1)
+            key = canonical_json(p.params)
+            assert key in sweep.objective  # the replay can answer every proposal
+            strategy.tell([Told(Genome(key, "t").genome_id, p.params, sweep.objective[key])])
 
 
 def test_a_sweep_loads_with_its_coverage_and_best(sweep_dir):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 import random
 import textwrap
 from pathlib import Path
@@ -492,3 +493,37 @@ def test_real_space_rejects_a_fused_combine_with_one_split():
     assert len(problems) == 1
     assert "COMBINE == 'separate' or NUM_SPLITS != 1" in problems[0]
     assert space.is_valid({**params, "NUM_SPLITS": 2})
+
+
+# -- slices -------------------------------------------------------------------------------------
+
+SLICEABLE = load_space(REAL_SPACE)
+
+
+def test_a_slice_holds_its_fixed_genes_and_keeps_every_valid_genome_that_has_them():
+    fixed = {"MASK_INVALID_ROWS": False, "SCORE_LAYOUT": "heads_by_rows"}
+    sliced = SLICEABLE.restrict(fixed)
+    points = list(sliced.valid_points())
+    assert points and all(p["MASK_INVALID_ROWS"] is False and p["SCORE_LAYOUT"] == "heads_by_rows" for p in points)
+    assert len(points) == sum(1 for p in SLICEABLE.valid_points()
+                              if all(p[k] == v for k, v in fixed.items()))
+    assert sliced.is_valid(sliced.default_params())
+    assert sliced.default_params()["NUM_WARPS"] == SLICEABLE.default_params()["NUM_WARPS"]
+
+
+def test_a_slice_whose_defaults_break_a_constraint_takes_its_first_valid_genome_as_default():
+    sliced = SLICEABLE.restrict({"PROGRAM_SPLIT": "value_columns"})  # forbids the default PREFETCH_INDICES
+    assert SLICEABLE.is_valid({**SLICEABLE.default_params(), "PROGRAM_SPLIT": "heads"})
+    assert sliced.is_valid(sliced.default_params())
+    assert sliced.default_params() == next(sliced.valid_points())
+
+
+@pytest.mark.parametrize("fixed, words", [
+    ({"NUM_WRAPS": 8}, "unknown gene 'NUM_WRAPS'"),
+    ({"NUM_WARPS": 16}, "gene NUM_WARPS: 16 is not one of [4, 8]"),
+    ({"MASK_INVALID_ROWS": 1}, "gene MASK_INVALID_ROWS: 1"),
+    ({"PROGRAM_SPLIT": "value_columns", "HEADS_PER_PROGRAM": 16}, "no valid genome"),
+])
+def test_a_slice_outside_the_space_is_refused_by_name(fixed, words):
+    with pytest.raises(InvalidGenome, match=re.escape(words)):
+        SLICEABLE.restrict(fixed)
