@@ -40,6 +40,17 @@ FAULTS = (
           "    q.zero_()\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
     Fault("static_cheat", ("rejected_static",),
           "    import ctypes\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
+    Fault("result_cache", ("incorrect",),  # replays the first answer for a shape it has seen
+          "    hit = _kg_cache.get((tuple(q.shape), tuple(indices.shape)))\n"
+          "    if hit is None:\n"
+          "        _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"
+          "        _kg_cache[(tuple(q.shape), tuple(indices.shape))] = (out.clone(), lse.clone())\n"
+          "    else:\n"
+          "        out.copy_(hit[0])\n        lse.copy_(hit[1])\n\n\n_kg_cache = {}\n"),
+    Fault("small_shapes_only", ("incorrect",),  # honest where small shapes are checked, half the work above
+          "    if q.shape[0] >= 4:\n"
+          "        indices = indices[:, : indices.shape[1] // 2].contiguous()\n"
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
     Fault("out_of_memory", ("out_of_memory",),
           "    torch.empty(1 << 46, dtype=torch.uint8, device=out.device)\n"
           "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),

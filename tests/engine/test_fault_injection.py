@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.faults import FAULTS, expected_statuses
 from engine.store.reader import read_records
 
@@ -40,3 +42,25 @@ def test_every_injected_fault_gets_its_expected_status_and_the_search_is_unchang
 def test_the_catalogue_names_a_status_for_every_fault():
     assert len({f.name for f in FAULTS}) == len(FAULTS) >= 7
     assert all(f.expected for f in FAULTS)
+
+
+@pytest.fixture(scope="module")
+def cpu_runner(tmp_path_factory):
+    from evaluators.runner import WorkerRunner
+
+    tmp = tmp_path_factory.mktemp("faults")
+    r = WorkerRunner(tmp / "k", tmp / "w.log", device="cpu", timeout_s=10)
+    yield r
+    r.stop()
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
+def test_each_fault_of_the_catalogue_gets_its_expected_status(cpu_runner, fault):
+    from engine.faults import inject
+    from engine.template import load_template
+
+    template = load_template(REPO / SMALL)
+    source = inject(template.render(template.load_space().default_params()), template.entry, fault)
+    result = cpu_runner.evaluate({"problem": template.problem, "language": template.language,
+                                  "entry": template.entry, "source": source, "seed": 5})
+    assert result["status"] in fault.expected, (result["status"], result["error"])
