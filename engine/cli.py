@@ -80,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     cs.add_argument("--seeds", type=_positive, default=20)
     cs.add_argument("--threshold", type=float, default=0.03, help="target: within this fraction of the best")
     cs.add_argument("--template", type=Path, help="refuse a sweep of any other template")
+    cs.add_argument("--objective", default="score",
+                    help="what the strategies minimise: score (default), small_batch, large_batch, long_context, error")
     cs.add_argument("--png", type=Path, help="best-so-far plot (default results/compare-<sweep>.png)")
 
     co = sub.add_parser("compile", help="render and compile one genome of a CUDA template; print its resources")
@@ -335,7 +337,7 @@ def cmd_compare(args) -> int:
         raise UserError(f"--strategies: unknown {unknown or names}; choose from {sorted(STRATEGIES)}")
     if not 0 < args.threshold < 1:
         raise UserError(f"--threshold {args.threshold}: a fraction between 0 and 1")
-    sweep = load_sweep(args.sweep, args.template)
+    sweep = load_sweep(args.sweep, args.template, args.objective)
     results, base_median, base_curve = compare(
         sweep, names, args.budget, args.seeds, args.threshold,
         progress=lambda line: print(line, file=sys.stderr, flush=True))

@@ -18,7 +18,10 @@ import numpy as np
 
 from engine.errors import UserError
 from engine.genome import Genome, Space, canonical_json
+from engine.objectives import OBJECTIVES
+from engine.objectives import evaluate as evaluate_objectives
 from engine.run_folder import read_config
+from engine.scoring import workload_times
 from engine.store.reader import read_records
 from engine.strategies import STRATEGIES, Told, make_strategy
 from engine.template import Template, load_template
@@ -30,6 +33,7 @@ class Sweep:
     space: Space
     objective: dict[str, float | None]   # canonical params -> score (None: the genome failed)
     fixed: dict = field(default_factory=dict)  # genes the sweep held at one value (a slice)
+    objective_name: str = "score"
 
     @property
     def best(self) -> float:
@@ -40,7 +44,9 @@ class Sweep:
         return len(self.objective) / valid if valid else 0.0
 
 
-def load_sweep(run_dir: Path, template: Path | None = None) -> Sweep:
+def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "score") -> Sweep:
+    """A recorded run as the answer to every evaluation: per genome, the value of ``objective``
+    (relative to the run's baseline, the default genome) or None where it failed."""
     config = read_config(run_dir)
     tpl = load_template(Path(config.template))
     if template is not None:
@@ -50,19 +56,31 @@ def load_sweep(run_dir: Path, template: Path | None = None) -> Sweep:
                             f"not of {template} (hash {other.content_hash})")
     if tpl.content_hash != config.template_hash:
         raise UserError(f"{config.template}: changed since the sweep {config.run_id} was recorded")
-    objective: dict[str, float | None] = {}
-    for r in read_records(run_dir):
-        if r["kind"] == "genome" and r["params_json"]:
-            objective[canonical_json(Genome(r["params_json"], r["template_hash"]).params)] = r["score"]
-    if not any(v is not None for v in objective.values()):
-        raise UserError(f"{run_dir}: no scored genome in the sweep")
+    if objective not in OBJECTIVES:
+        raise UserError(f"--objective {objective}: not an objective the records carry; "
+                        f"choose from {sorted(OBJECTIVES)}")
+    records = [r for r in read_records(run_dir) if r["kind"] == "genome" and r["params_json"]]
+    baseline = next((workload_times(r) for r in records if r["operator"] == "default" and r["status"] == "ok"), {})
+    values: dict[str, float | None] = {}
+    for r in records:
+        key = canonical_json(Genome(r["params_json"], r["template_hash"]).params)
+        if objective == "score":
+            values[key] = r["score"]
+        else:
+            vector = evaluate_objectives((objective,), r, baseline)
+            values[key] = vector[0] if vector else None
+    if not any(v is not None for v in values.values()):
+        raise UserError(f"{run_dir}: no genome of the sweep carries objective {objective!r}")
     space = tpl.load_space()
-    return Sweep(tpl, space.restrict(config.fixed) if config.fixed else space, objective, dict(config.fixed))
+    return Sweep(tpl, space.restrict(config.fixed) if config.fixed else space, values, dict(config.fixed), objective)
 
 
 def run_strategy(sweep: Sweep, name: str, seed: int, budget: int) -> list[float]:
-    """Best-so-far score after each fresh evaluation (inf until something succeeds)."""
-    strategy = make_strategy(name, sweep.space, seed)
+    """Best-so-far score after each fresh evaluation (inf until something succeeds).
+
+    No strategy is handed the template's default genome: in a real run the loop evaluates it
+    first for every strategy alike, so crediting it would measure the template, not the search."""
+    strategy = make_strategy(name, sweep.space, seed, {"seed_default": False} if name == "ga" else None)
     seen: dict[str, float | None] = {}
     best, curve, asks = math.inf, [], 0
     while len(curve) < budget and asks < 50 * budget:
@@ -148,7 +166,7 @@ def report(results: list[Comparison], base_median: float, sweep: Sweep, budget: 
     print(f"sweep: {len(sweep.objective)} genomes of {sweep.template.path} "
           f"({sweep.coverage():.0%} of the valid space"
           f"{' with ' + ', '.join(f'{k}={v}' for k, v in sweep.fixed.items()) if sweep.fixed else ''}), "
-          f"best score {sweep.best:.4f}; "
+          f"best {sweep.objective_name} {sweep.best:.4f}; "
           f"target: within {threshold:.0%} of it; budget {budget}; {seeds} seeds", file=out)
     print(f"  {'strategy':<10}{'median evals':>14}{'reached':>10}{'vs random':>11}", file=out)
     print(f"  {'random*':<10}{_fmt(base_median):>14}{'':>10}{'1.00x':>11}   (* calculated, without replacement)",
@@ -175,7 +193,7 @@ def plot(results: list[Comparison], base_curve: list[float], sweep: Sweep, path:
     ax.plot(np.arange(1, len(base_curve) + 1), np.array(base_curve) / sweep.best, "k--",
             label="random (calculated)")
     ax.set_xlabel("evaluations")
-    ax.set_ylabel("best score so far / sweep best (median over seeds)")
+    ax.set_ylabel(f"best {sweep.objective_name} so far / sweep best (median over seeds)")
     ax.set_yscale("log")
     ax.legend()
     ax.grid(alpha=0.3)

@@ -26,6 +26,7 @@ OPTIONS = {
     "tournsize": ("tournament size for parent selection", 3),
     "repair_tries": ("re-draws of an invalid child before a random genome replaces it", 30),
     "objectives": ("objectives minimised; more than one selects survivors by NSGA-II", 1),
+    "seed_default": ("propose the space's default genome first", True),
 }
 
 
@@ -62,7 +63,7 @@ class GeneticAlgorithm:
         self._rng_state = random.Random(seed).getstate()
         self._archive: dict[str, creator.KGIndividual] = {}
         self.population: list = []
-        self._asked_default = False
+        self._asked_default = not opts["seed_default"]
 
     # -- protocol ----------------------------------------------------------------------------
     def ask(self, n: int) -> list[Proposal]:

@@ -162,3 +162,45 @@ def test_evolve_with_tpe_keeps_its_study_in_the_run_folder(tmp_path):
                "--strategy", "tpe", "--device", "cpu", "--out", str(run))
     assert done.returncode == 0, done.stderr
     assert (run / "optuna.journal").stat().st_size > 0
+
+
+# -- the recorded H200 sweep (docs/runs, see docs/BENCHMARKS.md) -------------------------------
+
+H200_SWEEP = REPO / "docs" / "runs" / "h200-sweep-slice-20261130"
+
+
+def test_the_recorded_h200_sweep_covers_its_slice():
+    sweep = load_sweep(H200_SWEEP)
+    assert len(sweep.objective) == 1479 and sweep.coverage() == 1.0
+    assert sweep.fixed == {"MASK_INVALID_ROWS": False, "SCORE_LAYOUT": "heads_by_rows"}
+    assert 0.9 < sweep.best < 1.0  # something beats the default genome, by little
+
+
+def test_on_the_h200_sweep_the_default_strategy_needs_under_a_quarter_of_random_searchs_evaluations():
+    sweep = load_sweep(H200_SWEEP)
+    results, base_median, _ = compare(sweep, ["ga"], budget=150, seeds=20, threshold=0.03)
+    assert base_median > 400  # two genomes of 1,479 lie within 3% of the best
+    assert results[0].median_evals <= base_median / 4, (results[0].median_evals, base_median)
+
+
+def test_objectives_other_than_score_are_read_relative_to_the_default_genome():
+    sweep = load_sweep(H200_SWEEP, objective="large_batch")
+    assert sweep.objective_name == "large_batch"
+    default = canonical_json(sweep.space.default_params())
+    assert sweep.objective[default] == pytest.approx(1.0)
+    assert sweep.best < 0.97  # the value_columns kernels win at large batch
+
+
+def test_replays_do_not_hand_the_ga_the_default_genome():
+    sweep = load_sweep(H200_SWEEP)
+    seeded = make_strategy("ga", sweep.space, 0)
+    assert seeded.ask(1)[0].operator == "seed-default"
+    unseeded = make_strategy("ga", sweep.space, 0, {"seed_default": False})
+    assert all(p.operator != "seed-default" for p in unseeded.ask(16))
+    assert run_strategy(sweep, "ga", 0, 1)[0] != sweep.objective[canonical_json(sweep.space.default_params())]
+
+
+def test_compare_strategies_refuses_an_objective_the_records_do_not_carry():
+    done = cli("compare-strategies", str(H200_SWEEP), "--objective", "energy")
+    assert done.returncode == 2 and "--objective energy" in done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
