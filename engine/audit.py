@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from engine.errors import UserError
-from engine.run_folder import read_config
+from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
 from engine.template import Template, load_template
 
@@ -35,10 +35,7 @@ def speed_drift(old: list[dict[str, Any]], new: list[dict[str, Any]], rel: float
 def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path], Any], out: TextIO) -> int:
     """Returns how many of the audited genomes did not reproduce."""
     config = read_config(run_dir)
-    template = load_template(Path(config.template))
-    if template.content_hash != config.template_hash:
-        raise UserError(f"{config.template}: changed since run {config.run_id} "
-                        f"(hash {template.content_hash}, run has {config.template_hash}); cannot audit")
+    template = template_of_run(run_dir, config)
     records = read_records(run_dir)
     best = sorted((r for r in records if r["kind"] == "genome" and r["score"] is not None),
                   key=lambda r: r["score"])[:top]

@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evolve", help="search a template's space; every attempt becomes a Parquet row")
     ev.add_argument("template", type=Path)
     ev.add_argument("--budget", type=_positive, default=150, help="genome evaluations (default 150)")
-    ev.add_argument("--strategy", choices=sorted(STRATEGIES), default="ga")
+    ev.add_argument("--strategy", choices=sorted(STRATEGIES), default="tpe",
+                    help="default tpe: fewest evaluations to near the best in the recorded H200 sweep")
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")

@@ -20,7 +20,7 @@ from engine.errors import UserError
 from engine.genome import Genome, Space, canonical_json
 from engine.objectives import OBJECTIVES
 from engine.objectives import evaluate as evaluate_objectives
-from engine.run_folder import read_config
+from engine.run_folder import read_config, template_of_run
 from engine.scoring import workload_times
 from engine.store.reader import read_records
 from engine.strategies import STRATEGIES, Told, make_strategy
@@ -48,14 +48,12 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
     """A recorded run as the answer to every evaluation: per genome, the value of ``objective``
     (relative to the run's baseline, the default genome) or None where it failed."""
     config = read_config(run_dir)
-    tpl = load_template(Path(config.template))
     if template is not None:
         other = load_template(template)
         if other.content_hash != config.template_hash:
             raise UserError(f"{run_dir}: a sweep of {config.template} (hash {config.template_hash}), "
                             f"not of {template} (hash {other.content_hash})")
-    if tpl.content_hash != config.template_hash:
-        raise UserError(f"{config.template}: changed since the sweep {config.run_id} was recorded")
+    tpl = template_of_run(run_dir, config)
     if objective not in OBJECTIVES:
         raise UserError(f"--objective {objective}: not an objective the records carry; "
                         f"choose from {sorted(OBJECTIVES)}")

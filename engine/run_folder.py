@@ -10,7 +10,9 @@ from pathlib import Path
 
 from engine.errors import UserError
 from engine.store.schema import SCHEMA_VERSION
-from engine.template import Template
+from engine.template import Template, load_template, template_from_text
+
+SNAPSHOT = "snapshot"  # the run's copy of its template and space, so old runs stay readable
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,7 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
         run_dir.mkdir(parents=True, exist_ok=True)
         config = new_config(run_dir, template, strategy, seed, fixed or {})
         config_path.write_text(json.dumps(asdict(config), indent=2) + "\n")
+        write_snapshot(run_dir, template)
         return config
     config = read_config(run_dir)
     if config.template_hash != template.content_hash:
@@ -63,6 +66,8 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     space_hash = file_hash(template.space_path)
     if config.space_hash != space_hash:
         raise UserError(f"{run_dir}: --resume, but the space file {template.space_path} changed since the run began")
+    if not (run_dir / SNAPSHOT).is_dir():
+        write_snapshot(run_dir, template)  # a run begun before runs kept one
     if fixed is not None and dict(fixed) != config.fixed:
         raise UserError(f"{run_dir}: --resume with --fix {_fix_text(fixed)}, but the run searched "
                         f"{_fix_text(config.fixed) if config.fixed else 'the whole space'}")
@@ -82,3 +87,27 @@ def read_config(run_dir: Path) -> RunConfig:
         return RunConfig(**data)
     except (json.JSONDecodeError, TypeError) as exc:
         raise UserError(f"{path}: malformed run config: {exc}") from None
+
+
+def write_snapshot(run_dir: Path, template: Template) -> None:
+    snap = run_dir / SNAPSHOT
+    snap.mkdir(parents=True, exist_ok=True)
+    (snap / "space.toml").write_bytes(template.space_path.read_bytes())
+    (snap / "template.j2").write_text(template.text)
+
+
+def template_of_run(run_dir: Path, config: RunConfig) -> Template:
+    """The template a run was made with: the file it names if that is unchanged (template and
+    space), else the copy kept in the run folder."""
+    path = Path(config.template)
+    if path.is_file():
+        current = load_template(path)
+        if current.content_hash == config.template_hash and file_hash(current.space_path) == config.space_hash:
+            return current
+    snap = run_dir / SNAPSHOT
+    if (snap / "template.j2").is_file() and (snap / "space.toml").is_file():
+        kept = template_from_text(path, (snap / "template.j2").read_text(), (snap / "space.toml").resolve())
+        if kept.content_hash == config.template_hash and file_hash(kept.space_path) == config.space_hash:
+            return kept
+    raise UserError(f"{config.template}: changed since run {config.run_id} was recorded "
+                    f"(run has template {config.template_hash}), and the run folder keeps no copy of it")

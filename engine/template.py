@@ -73,6 +73,12 @@ def load_template(path: Path) -> Template:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{path}: unreadable template: {exc}") from None
+    return template_from_text(path, text)
+
+
+def template_from_text(path: Path, text: str, space_path: Path | None = None) -> Template:
+    """A template from its text; ``path`` names it in messages. ``space_path`` overrides the
+    front matter's space (a run folder's copy of both is read this way)."""
     m = _FRONT.match(text)
     if not m:
         raise UserError(f"{path}: no front matter; a template opens with '{{#- kernel-genome' TOML '-#}}'")
@@ -91,7 +97,7 @@ def load_template(path: Path) -> Template:
     except jinja2.TemplateSyntaxError as exc:
         raise UserError(f"{path}:{exc.lineno}: template syntax error: {exc.message}") from None
     return Template(path, text, meta["problem"], meta["language"], meta["entry"],
-                    (path.parent / meta["space"]).resolve())
+                    space_path or (path.parent / meta["space"]).resolve())
 
 
 def _environment() -> jinja2.Environment:

@@ -56,6 +56,7 @@ class OptunaStrategy:
         self._pending: dict[str, optuna.trial.Trial] = {}
         self._known: dict[str, list[float] | None] = {}  # canonical params -> values told
         self._rng = random.Random(seed)
+        self._learn_stored_trials()
 
     # -- protocol ----------------------------------------------------------------------------
     def ask(self, n: int) -> list[Proposal]:
@@ -65,16 +66,31 @@ class OptunaStrategy:
         for r in results:
             key = canonical_json(r.params)
             values = self._values(r)
+            stored = key in self._known
             self._known[key] = values
             trial = self._pending.pop(key, None)
             if trial is not None:
                 self.study.tell(trial, values, state=TrialState.COMPLETE if values else TrialState.FAIL)
-            else:  # evaluated elsewhere (resume, or a duplicate the loop answered): teach the model
+            elif not stored:  # evaluated elsewhere (the loop's default genome, a fresh storage): teach the model
                 self.study.add_trial(create_trial(
                     params=self._encode(r.params), distributions=self.distributions,
                     values=values, state=TrialState.COMPLETE if values else TrialState.FAIL))
 
     # -- pieces ------------------------------------------------------------------------------
+    def _learn_stored_trials(self) -> None:
+        """A study loaded from storage (--resume, or a study shared by several machines) already
+        holds its evaluated genomes: remember them, so that telling them again on resume adds no
+        second copy to the model and none is proposed again."""
+        for t in self.study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.FAIL)):
+            if set(t.params) != set(self.distributions):
+                continue
+            try:
+                params = self._decode(t.params)
+            except (KeyError, IndexError, ValueError):
+                continue  # a study of another space version
+            if self.space.is_valid(params):
+                self._known[canonical_json(params)] = list(t.values) if t.state == TrialState.COMPLETE else None
+
     def _ask_one(self) -> Proposal:
         """One model-driven draw. A draw outside the constraints is told FAIL (the model learns
         the region is infeasible) and repaired to the nearest valid unseen genome; a draw of a

@@ -65,12 +65,29 @@ def test_a_recorded_pass_that_fails_when_run_again_is_reported(tmp_path):
     assert json.loads((run / "run.json").read_text())["template_hash"] == template.content_hash
 
 
-def test_auditing_a_run_whose_template_changed_is_refused(tmp_path):
+def test_a_run_keeps_its_template_and_an_edited_one_is_read_from_the_copy(tmp_path):
+    import shutil
+
+    from engine.run_folder import read_config, template_of_run
+
     src = tmp_path / "t.triton.j2"
     src.write_text((REPO / FIXTURES / "sparse_mla_small.triton.j2").read_text()
                    .replace('"../genomes/small.toml"', f'"{REPO / "tests/fixtures/genomes/small.toml"}"'))
     run = tmp_path / "run"
-    open_run(run, load_template(src), "random", 0, resume=False)
+    original = load_template(src)
+    open_run(run, original, "random", 0, resume=False)
     src.write_text(src.read_text() + "\n# edited\n")
+    kept = template_of_run(run, read_config(run))
+    assert kept.content_hash == original.content_hash and kept.text == original.text
+    assert kept.load_space().genes == original.load_space().genes
+    shutil.rmtree(run / "snapshot")  # a run from before runs kept a copy
     done = engine("audit", str(run), "--device", "cpu")
-    assert done.returncode == 2 and "changed since run" in done.stderr
+    assert done.returncode == 2 and "changed since run" in done.stderr and "keeps no copy" in done.stderr
+
+
+def test_every_archived_run_still_names_a_readable_template():
+    from engine.run_folder import read_config, template_of_run
+
+    for run in sorted((REPO / "docs" / "runs").glob("h200-*")):
+        config = read_config(run)
+        assert template_of_run(run, config).content_hash == config.template_hash, run.name

@@ -275,13 +275,13 @@ def test_evolve_resume_on_a_run_of_another_template_leaves_the_folder_untouched(
     config = open_run(run_dir, template_a, "ga", 0, resume=False)
     assert config.template_hash == template_a.content_hash
     (run_dir / "part-keep.txt").write_text("rows of the earlier run\n")
-    before = {p.name: p.read_bytes() for p in run_dir.iterdir()}
-    assert set(before) == {"run.json", "part-keep.txt"}
+    before = {str(p.relative_to(run_dir)): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
+    assert set(before) == {"run.json", "part-keep.txt", "snapshot/template.j2", "snapshot/space.toml"}
 
     proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir)
     assert_user_error(proc, str(run_dir), "template", template_a.content_hash)
 
-    after = {p.name: p.read_bytes() for p in run_dir.iterdir()}
+    after = {str(p.relative_to(run_dir)): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}
     assert after == before
 
 
@@ -300,7 +300,7 @@ def test_evolve_resume_after_the_space_file_changed_leaves_the_folder_untouched(
     proc = run_cli("evolve", template_path, "--resume", "--out", run_dir)
     assert_user_error(proc, "space file", "changed")
     assert (run_dir / "run.json").read_bytes() == before
-    assert sorted(p.name for p in run_dir.iterdir()) == ["run.json"]
+    assert sorted(p.name for p in run_dir.iterdir()) == ["run.json", "snapshot"]
 
 
 @pytest.mark.parametrize("argv", [

@@ -204,3 +204,19 @@ def test_compare_strategies_refuses_an_objective_the_records_do_not_carry():
     done = cli("compare-strategies", str(H200_SWEEP), "--objective", "energy")
     assert done.returncode == 2 and "--objective energy" in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_resumed_optuna_study_neither_duplicates_nor_reproposes_what_it_holds(tmp_path, sweep_dir):
+    space = load_sweep(sweep_dir).space
+    options = {"storage": str(tmp_path / "study.journal"), "study_name": "run"}
+    first = make_strategy("tpe", space, 0, options)
+    told = []
+    for p in first.ask(6):
+        told.append(Told(Genome.make(space, p.params, "t").genome_id, p.params, 1.0 + len(told)))
+    first.tell(told)
+    stored = len(first.study.trials)  # the six, and any infeasible draws told as failures
+    resumed = make_strategy("tpe", space, 0, options)
+    resumed.tell(told)  # what restore() does with the earlier rows
+    assert len(resumed.study.trials) == stored
+    fresh = {canonical_json(p.params) for p in resumed.ask(20)}
+    assert not fresh & {canonical_json(t.params) for t in told}

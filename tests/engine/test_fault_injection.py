@@ -64,3 +64,21 @@ def test_each_fault_of_the_catalogue_gets_its_expected_status(cpu_runner, fault)
     result = cpu_runner.evaluate({"problem": template.problem, "language": template.language,
                                   "entry": template.entry, "source": source, "seed": 5})
     assert result["status"] in fault.expected, (result["status"], result["error"])
+
+
+def test_the_injector_draws_the_requested_share_exactly_and_every_kind_of_fault():
+    from collections import Counter
+
+    from engine.faults import FaultInjector
+
+    for seed in range(5):
+        injector = FaultInjector(0.1, seed)
+        drawn = [injector.draw() for _ in range(300)]
+        faults = [f for f in drawn if f is not None]
+        assert len(faults) == 30
+        kinds = Counter(f.name for f in faults)
+        assert set(kinds) == {f.name for f in FAULTS} and min(kinds.values()) >= 3
+        again = FaultInjector(0.1, seed)
+        assert [again.draw() for _ in range(300)] == drawn  # the seed fixes the drill
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        FaultInjector(1.5, 0)
