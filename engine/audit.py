@@ -32,8 +32,10 @@ def speed_drift(old: list[dict[str, Any]], new: list[dict[str, Any]], rel: float
     return drifts
 
 
-def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path], Any], out: TextIO) -> int:
-    """Returns how many of the audited genomes did not reproduce."""
+def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | None], Any], out: TextIO) -> int:
+    """Returns how many of the audited genomes did not reproduce. Each genome is re-run on the
+    GPU that timed it (``device_index``), so that a difference between two cards of one host
+    does not read as a failure to reproduce."""
     config = read_config(run_dir)
     template = template_of_run(run_dir, config)
     records = read_records(run_dir)
@@ -47,7 +49,7 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path], Any],
           + ("" if compare_speed else " (CPU rows: correctness only; interpreter timings are not compared)"),
           file=out)
     for i, r in enumerate(best):
-        runner = make_runner(template, run_dir / "audit" / f"{i:03d}")
+        runner = make_runner(template, run_dir / "audit" / f"{i:03d}", r["device_index"])
         try:
             params = json.loads(r["params_json"])
             result = runner.evaluate({"problem": template.problem, "language": template.language,

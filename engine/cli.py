@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import secrets
@@ -105,6 +106,14 @@ def _device_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
                    help="auto: the GPU if there is one, else the Triton interpreter on the CPU")
     p.add_argument("--timeout-s", type=float, default=600.0, help="limit per evaluation before the worker is killed")
+
+
+def _visible_gpus() -> int:
+    """GPUs this host shows, counted without importing torch in the driver process (0 when a
+    CUDA_VISIBLE_DEVICES setting renumbers them: then nothing is pinned)."""
+    if os.environ.get("CUDA_VISIBLE_DEVICES") is not None:
+        return 0
+    return len(glob.glob("/dev/nvidia[0-9]*"))
 
 
 def _gpu_list(text: str) -> tuple[int, ...]:
@@ -325,7 +334,9 @@ def _genome_text(arg: str) -> str:
 
 
 def cmd_audit(args) -> int:
-    def fresh_runner(template: Template, folder: Path) -> RunnerPool:
+    def fresh_runner(template: Template, folder: Path, device_index: int | None) -> RunnerPool:
+        if device_index is not None and args.device != "cpu" and device_index < _visible_gpus():
+            args.gpus = (device_index,)  # the card that timed the row, if this host has it
         return _start_runner(args, template, folder / "kernels", folder / "worker.log")[0]
 
     return 1 if audit(args.run_dir, args.top, fresh_runner, sys.stdout) else 0

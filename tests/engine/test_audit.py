@@ -91,3 +91,28 @@ def test_every_archived_run_still_names_a_readable_template():
     for run in sorted((REPO / "docs" / "runs").glob("h200-*")):
         config = read_config(run)
         assert template_of_run(run, config).content_hash == config.template_hash, run.name
+
+
+def test_each_genome_is_audited_on_the_gpu_that_timed_it(tmp_path):
+    import io
+
+    from engine.audit import audit
+    from evaluators.runner import WorkerRunner
+
+    template = load_template(FIXTURES / "sparse_mla_faulty.triton.j2")
+    run = tmp_path / "run"
+    config = open_run(run, template, "random", 0, resume=False)
+    genome = Genome.make(template.load_space(), {"FAULT": "none"}, template.content_hash)
+    ResultsWriter(run, config.run_id).append([{
+        "attempt": 0, "kind": "genome", "genome_id": genome.genome_id, "template": str(template.path),
+        "template_hash": template.content_hash, "problem": template.problem, "language": "triton",
+        "params_json": genome.params_json, "parent_ids": [], "operator": "random", "strategy": "random",
+        "status": "ok", "cpu_row": True, "score": 1.0, "device_index": 1, "workloads": []}])
+    asked = []
+
+    def make_runner(tpl, folder, device_index):
+        asked.append(device_index)
+        return WorkerRunner(folder / "k", folder / "w.log", device="cpu", timeout_s=60)
+
+    assert audit(run, 1, make_runner, io.StringIO()) == 0
+    assert asked == [1]
