@@ -28,6 +28,8 @@ from engine.strategies import STRATEGIES, make_strategy
 from engine.strategies.base import Proposal
 from engine.template import RenderError, Template, load_template
 from evaluators.cuda_compile import compile_cuda, nvcc_version
+from evaluators.rejection import Rejection
+from evaluators.static_cuda import static_check_cuda
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
 from evaluators.pool import CompileAhead, RunnerPool
 from evaluators.runner import GpuUnhealthy, WorkerRunner
@@ -295,6 +297,12 @@ def cmd_compile(args) -> int:
         source = template.render(params)
     except RenderError as exc:
         raise UserError(str(exc)) from None
+    try:
+        static_check_cuda(source)
+    except Rejection as rejection:  # a cheat is not worth compiling
+        print(json.dumps({"genome_id": genome.genome_id, "params": params, "status": rejection.status.value,
+                          "error": str(rejection)}, indent=1))
+        return 1
     try:
         build = compile_cuda(source, args.cache)
     except FileNotFoundError as exc:

@@ -9,10 +9,10 @@ each runs (``evaluators.harness``); this module only decides.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 import torch
 
+from evaluators.rejection import Rejection
 from evaluators.status import Status
 
 # Modules a Triton template may import. Anything else (ctypes, os, threading, gc, inspect, ...)
@@ -38,16 +38,6 @@ TORCH_COMPUTE = frozenset({
     "baddbmm", "addmm", "tensordot", "scaled_dot_product_attention", "gather", "index_select",
     "take_along_dim", "max", "amax", "where", "masked_fill", "div", "mul", "add",
 })
-
-
-@dataclass(frozen=True)
-class Rejection(Exception):
-    status: Status
-    guard: str
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.guard}: {self.reason}"
 
 
 def static_check_triton(source: str, entry: str) -> None:

@@ -22,6 +22,7 @@ from evaluators.guards import (Rejection, below_roofline, fingerprint, hidden_wo
                                outputs_agree, static_check_triton)
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.problems import PROBLEMS
+from evaluators.static_cuda import static_check_cuda
 from evaluators.status import Status
 from evaluators.triton_backend import CompileError, is_compile_failure, load_entry
 
@@ -55,9 +56,12 @@ class Evaluator:
         guards = {"static": True, **(req.get("guards") or {})}
         try:
             problem = PROBLEMS[req["problem"]]()
-            if guards["static"] and not req.get("builtin") and req["language"] == "triton":
+            if guards["static"] and not req.get("builtin"):
                 self.progress("static")
-                static_check_triton(req["source"], req["entry"])
+                if req["language"] == "triton":
+                    static_check_triton(req["source"], req["entry"])
+                elif req["language"] == "cuda":
+                    static_check_cuda(req["source"])
             fn = self._load(req)
             if req.get("compile_only"):
                 if self.device.type == "cuda":  # the interpreter compiles nothing: loading was all

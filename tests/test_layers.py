@@ -34,3 +34,15 @@ def test_only_the_results_writer_writes_parquet():
     writers = [p for p in (REPO / "engine").rglob("*.py")
                if "write_table" in p.read_text() and p.name != "writer.py"]
     assert writers == []
+
+
+def test_the_driver_process_never_loads_torch():
+    """The CLI (and the runner it drives) must stay out of torch and CUDA: a poisoned context
+    in the driver would end the run. Source checks it makes (CUDA) come from torch-free modules."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import sys, engine.cli; print(sorted(m for m in sys.modules "
+                           "if m.split('.')[0] in ('torch', 'triton')))"], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -1,0 +1,90 @@
+"""The CUDA source guard: each thing a CUDA kernel template must not do is rejected by name and
+line; honest kernels, and forbidden words in comments or strings, pass."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.template import load_template
+from evaluators.rejection import Rejection
+from evaluators.static_cuda import static_check_cuda
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "templates"
+
+HONEST = """\
+#include <cuda_bf16.h>
+#include <cuda/pipeline>
+#include <cute/tensor.hpp>
+// printf("debug") and cudaMalloc(...) in a comment are only words; so is new.
+static constexpr int kRows = 64;
+__constant__ float kTable[4] = {1.f, 2.f, 3.f, 4.f};
+template <int N> static __device__ __forceinline__ float twice(float x) { return 2.f * x; }
+__device__ inline unsigned smem_addr(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+extern "C" __global__ void __launch_bounds__(128) k(const float* in, float* out) {
+  __shared__ float tile[kRows];
+  static __shared__ float more[32];
+  const char* label = "clock() and malloc( inside a string";
+  tile[threadIdx.x % kRows] = twice<2>(in[threadIdx.x]) + kTable[0] + (label != nullptr);
+  __syncthreads();
+  out[threadIdx.x] = tile[(threadIdx.x + 1) % kRows] + static_cast<float>(more[0] * 0.f);
+}
+"""
+
+CASES = [
+    ("#include <cstdio>\n", "includes <cstdio>"),
+    ('#include "../../evaluators/harness.h"\n', "includes <../../evaluators/harness.h>"),
+    ('__global__ void k(float* o) { printf("%f", o[0]); }\n', "calls printf"),
+    ("__global__ void k(float* o) { float* t = (float*)malloc(64); }\n", "allocates memory on the device"),
+    ("__global__ void k(float* o) { float* t = new float[4]; }\n", "new/delete"),
+    ("__global__ void k(float* o) { if (o[0] != o[0]) __trap(); }\n", "trap/assert"),
+    ("__global__ void k(float* o) { assert(o[0] > 0); }\n", "trap/assert"),
+    ('__global__ void k(float* o) { asm volatile("trap;"); }\n', "trap"),
+    ("__global__ void k(long long* o) { o[0] = clock64(); }\n", "reads a clock"),
+    ('__global__ void k(unsigned* o) { asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(o)); }\n', None),
+    ("__global__ void k(float* o) { __nanosleep(1000); }\n", "sleeps"),
+    ("__global__ void k(float* o) { cudaDeviceSynchronize(); }\n", "CUDA runtime API"),
+    ("void host() { cuMemAlloc(0, 0); }\n", "CUDA driver API"),
+    ("__device__ float cache[4096];\n__global__ void k(float* o) { o[0] = cache[0]; }\n", "global state"),
+    ("__device__ int calls = 0;\n__global__ void k(float* o) { calls++; }\n", "global state"),
+    ("__managed__ int seen;\n__global__ void k(float* o) { }\n", "managed"),
+    ("__global__ void k(float* o) { static float last; o[0] = last; }\n", "global state"),
+]
+
+
+def test_an_honest_kernel_with_forbidden_words_in_comments_and_strings_passes():
+    static_check_cuda(HONEST)
+
+
+def test_the_cuda_fixture_template_passes_for_its_default_genome():
+    template = load_template(FIXTURES / "tiny.cu.j2")
+    static_check_cuda(template.render(template.load_space().default_params()))
+
+
+@pytest.mark.parametrize("source, words", CASES, ids=[c[1] or "globaltimer" for c in CASES])
+def test_each_forbidden_construct_is_rejected_with_its_line(source, words):
+    with pytest.raises(Rejection) as info:
+        static_check_cuda("// a kernel\n" + source)
+    rejection = info.value
+    assert rejection.status.value == "rejected_static" and rejection.guard == "static"
+    assert str(rejection).startswith("static: line 2:"), str(rejection)
+    if words:
+        assert words in str(rejection)
+
+
+def test_engine_compile_refuses_a_cheat_before_nvcc(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    src = tmp_path / "cheat.cu.j2"
+    space = FIXTURES.parent / "genomes" / "tiny_cuda.toml"
+    text = (FIXTURES / "tiny.cu.j2").read_text().replace('"../genomes/tiny_cuda.toml"', f'"{space}"')
+    src.write_text(text.replace("#include <cuda_bf16.h>", "#include <cuda_bf16.h>\n__device__ float stash[64];"))
+    done = subprocess.run([sys.executable, "-m", "engine", "compile", str(src), "--cache", str(tmp_path / "c")],
+                          cwd=FIXTURES.parents[2], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "rejected_static" and "global state" in record["error"]
+    assert not (tmp_path / "c").exists()  # nothing was compiled
