@@ -11,7 +11,7 @@ from typing import Any, Callable, TextIO
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
-from engine.template import Template, load_template
+from engine.template import Template
 
 
 def speed_drift(old: list[dict[str, Any]], new: list[dict[str, Any]], rel: float = 0.05,

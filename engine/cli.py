@@ -167,12 +167,13 @@ def _load(path: Path) -> tuple[Template, object]:
     return template, space
 
 
-def _start_runner(args, template: Template, workdir: Path, log: Path) -> tuple[RunnerPool, bool]:
+def _start_runner(args, template: Template, workdir: Path, log: Path,
+                  gpus: tuple[int, ...] | None = None) -> tuple[RunnerPool, bool]:
     # After a fault the fresh worker must first pass the PyTorch path (verification only), so
     # a sick GPU stops the run instead of failing every candidate after it.
     canary = {"problem": template.problem, "builtin": "torch_reference", "seed": secrets.randbits(62),
               "bench": False}
-    gpus = getattr(args, "gpus", None)
+    gpus = gpus or getattr(args, "gpus", None)
     if gpus:  # one worker per GPU, each with its own log
         runners = [WorkerRunner(workdir, log.with_name(f"{log.stem}-gpu{g}{log.suffix}"), device="cuda",
                                 timeout_s=args.timeout_s, gpu_index=g, canary=canary) for g in gpus]
@@ -343,9 +344,9 @@ def _genome_text(arg: str) -> str:
 
 def cmd_audit(args) -> int:
     def fresh_runner(template: Template, folder: Path, device_index: int | None) -> RunnerPool:
-        if device_index is not None and args.device != "cpu" and device_index < _visible_gpus():
-            args.gpus = (device_index,)  # the card that timed the row, if this host has it
-        return _start_runner(args, template, folder / "kernels", folder / "worker.log")[0]
+        pin = device_index is not None and args.device != "cpu" and device_index < _visible_gpus()
+        return _start_runner(args, template, folder / "kernels", folder / "worker.log",
+                             gpus=(device_index,) if pin else None)[0]  # the card that timed the row
 
     return 1 if audit(args.run_dir, args.top, fresh_runner, sys.stdout) else 0
 

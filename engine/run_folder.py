@@ -66,11 +66,11 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     space_hash = file_hash(template.space_path)
     if config.space_hash != space_hash:
         raise UserError(f"{run_dir}: --resume, but the space file {template.space_path} changed since the run began")
-    if not (run_dir / SNAPSHOT).is_dir():
-        write_snapshot(run_dir, template)  # a run begun before runs kept one
     if fixed is not None and dict(fixed) != config.fixed:
         raise UserError(f"{run_dir}: --resume with --fix {_fix_text(fixed)}, but the run searched "
                         f"{_fix_text(config.fixed) if config.fixed else 'the whole space'}")
+    if not (run_dir / SNAPSHOT).is_dir():
+        write_snapshot(run_dir, template)  # a run begun before runs kept one; written once all checks pass
     return config
 
 

@@ -102,10 +102,9 @@ class WorkerRunner:
             if check.get("status") != Status.OK.value:
                 raise GpuUnhealthy(f"the canary failed on a fresh worker after a fault"
                                    f"{self._where()}: {check.get('status')}: {check.get('error')}")
-        index = self.device_index  # of the worker that takes the request (before a restart)
         reply = self._send(request)
         self.served += 1
-        reply["device_index"] = index if index is not None else self.device_index
+        reply["device_index"] = self.device_index  # a restart keeps the GPU and the environment
         return reply
 
     def _where(self) -> str:
