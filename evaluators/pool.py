@@ -36,12 +36,17 @@ class CompileAhead:
             if request.get("source") is not None:
                 self._queue.put({**request, "compile_only": True})
 
+    def wait_idle(self) -> None:
+        """Return once every submitted request has been compiled (or has failed to)."""
+        self._queue.join()
+
     def stop(self) -> None:
         while True:  # what was not compiled yet is no longer needed
             try:
                 self._queue.get_nowait()
             except queue.Empty:
                 break
+            self._queue.task_done()
         for _ in self._loops:
             self._queue.put(None)
         for r in self.runners:
@@ -54,6 +59,8 @@ class CompileAhead:
                 runner.evaluate(request)
             except Exception:  # noqa: BLE001 - best effort; the timed evaluation reports
                 pass
+            finally:
+                self._queue.task_done()
 
 
 class RunnerPool:

@@ -63,6 +63,7 @@ def test_compile_ahead_takes_the_requests_beyond_the_first_worker_and_the_batch_
         outcomes = pool.evaluate_many([faulty_request("none"), faulty_request("skip_rope"),
                                        faulty_request("crash"), faulty_request("none", seed=12)])
         assert [o["status"] for o in outcomes] == ["ok", "incorrect", "worker_crash", "ok"]
+        ahead.wait_idle()
     finally:
         pool.stop()  # also drains and stops the compile-ahead workers
     assert sum(r.served for r in ahead.runners) == 3  # all but the first request
