@@ -42,3 +42,21 @@ def faulty_request():
         return request
 
     return make
+
+
+@pytest.fixture(scope="module")
+def module_worker(tmp_path_factory):
+    """Makes real worker processes that live for the test module and are stopped after it:
+    ``module_worker(device, timeout_s)``."""
+    from evaluators.runner import WorkerRunner
+
+    made = []
+
+    def make(device: str = "cpu", timeout_s: float = 60.0):
+        folder = tmp_path_factory.mktemp("worker")
+        made.append(WorkerRunner(folder / "kernels", folder / "worker.log", device=device, timeout_s=timeout_s))
+        return made[-1]
+
+    yield make
+    for runner in made:
+        runner.stop()

@@ -26,6 +26,21 @@ def timing(name: str, median: float, iqr: float) -> dict:
     return {"name": name, "median_us": median, "iqr_us": iqr}
 
 
+def recorded_run(tmp_path: Path, fault: str, **row) -> tuple[Path, object]:
+    """A run folder of the faulty fixture template holding one ok row for ``fault`` (the row's
+    other fields as given), as a run might have recorded it."""
+    template = load_template(FIXTURES / "sparse_mla_faulty.triton.j2")
+    run = tmp_path / "run"
+    config = open_run(run, template, "random", 0, resume=False)
+    genome = Genome.make(template.load_space(), {"FAULT": fault}, template.content_hash)
+    ResultsWriter(run, config.run_id).append([{
+        "attempt": 0, "kind": "genome", "genome_id": genome.genome_id, "template": str(template.path),
+        "template_hash": template.content_hash, "problem": template.problem, "language": "triton",
+        "params_json": genome.params_json, "parent_ids": [], "operator": "random", "strategy": "random",
+        "status": "ok", "cpu_row": True, **row}])
+    return run, template
+
+
 def test_speed_within_the_recorded_spread_reproduces_and_outside_it_does_not():
     old = [timing("a", 100.0, 1.0), timing("b", 50.0, 4.0)]
     assert speed_drift(old, [timing("a", 104.0, 1.0), timing("b", 61.0, 4.0)]) == []  # 5% / 3 IQR
@@ -48,17 +63,8 @@ def test_an_honest_run_reproduces(tmp_path):
 def test_a_recorded_pass_that_fails_when_run_again_is_reported(tmp_path):
     """A row that says ok for a kernel that is wrong (as a weaker harness or a lucky race might
     have recorded): the audit runs it again and says so."""
-    template = load_template(FIXTURES / "sparse_mla_faulty.triton.j2")
-    run = tmp_path / "run"
-    config = open_run(run, template, "random", 0, resume=False)
-    genome = Genome.make(template.load_space(), {"FAULT": "half_heads"}, template.content_hash)
-    ResultsWriter(run, config.run_id).append([{
-        "attempt": 0, "kind": "genome", "genome_id": genome.genome_id, "template": str(template.path),
-        "template_hash": template.content_hash, "problem": template.problem, "language": "triton",
-        "params_json": genome.params_json, "parent_ids": [], "operator": "random", "strategy": "random",
-        "status": "ok", "cpu_row": True, "score": 0.5, "baseline": "forged",
-        "workloads": [{"name": "b1_ctx1k", "median_us": 1.0, "iqr_us": 0.1}],
-    }])
+    run, template = recorded_run(tmp_path, "half_heads", score=0.5, baseline="forged",
+                                 workloads=[{"name": "b1_ctx1k", "median_us": 1.0, "iqr_us": 0.1}])
     done = engine("audit", str(run), "--device", "cpu")
     assert done.returncode == 1
     assert "DOES NOT REPRODUCE" in done.stdout and "correctness: now incorrect" in done.stdout
@@ -99,15 +105,7 @@ def test_each_genome_is_audited_on_the_gpu_that_timed_it(tmp_path):
     from engine.audit import audit
     from evaluators.runner import WorkerRunner
 
-    template = load_template(FIXTURES / "sparse_mla_faulty.triton.j2")
-    run = tmp_path / "run"
-    config = open_run(run, template, "random", 0, resume=False)
-    genome = Genome.make(template.load_space(), {"FAULT": "none"}, template.content_hash)
-    ResultsWriter(run, config.run_id).append([{
-        "attempt": 0, "kind": "genome", "genome_id": genome.genome_id, "template": str(template.path),
-        "template_hash": template.content_hash, "problem": template.problem, "language": "triton",
-        "params_json": genome.params_json, "parent_ids": [], "operator": "random", "strategy": "random",
-        "status": "ok", "cpu_row": True, "score": 1.0, "device_index": 1, "workloads": []}])
+    run, _ = recorded_run(tmp_path, "none", score=1.0, device_index=1, workloads=[])
     asked = []
 
     def make_runner(tpl, folder, device_index):

@@ -45,13 +45,8 @@ def test_the_catalogue_names_a_status_for_every_fault():
 
 
 @pytest.fixture(scope="module")
-def cpu_runner(tmp_path_factory):
-    from evaluators.runner import WorkerRunner
-
-    tmp = tmp_path_factory.mktemp("faults")
-    r = WorkerRunner(tmp / "k", tmp / "w.log", device="cpu", timeout_s=10)
-    yield r
-    r.stop()
+def cpu_runner(module_worker):
+    return module_worker("cpu", timeout_s=10)  # short: the hang fault waits for it
 
 
 @pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])

@@ -10,7 +10,7 @@ from typing import Callable
 
 import pytest
 
-from engine.genome import Genome, Space
+from engine.genome import Genome
 from engine.space_file import load_space
 from engine.strategies import STRATEGIES, Proposal, Told, make_strategy
 from engine.strategies.ga import GeneticAlgorithm

@@ -34,11 +34,8 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def runner(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("anti_cheat")
-    r = WorkerRunner(tmp / "kernels", tmp / "worker.log", device="cpu", timeout_s=60)
-    yield r
-    r.stop()
+def runner(module_worker):
+    return module_worker("cpu")
 
 
 def request(faulty_request, fault, guards=None):

@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from evaluators.runner import WorkerRunner
 
 
 @pytest.fixture(scope="module")
-def runner(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("gpu_guards")
-    r = WorkerRunner(tmp / "kernels", tmp / "worker.log", device="cuda", timeout_s=300)
-    yield r
-    r.stop()
+def runner(module_worker):
+    return module_worker("cuda", timeout_s=300)
 
 
 @pytest.mark.gpu
