@@ -263,7 +263,8 @@ def cmd_evolve(args) -> int:
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:
-        injector = FaultInjector(args.inject_faults, args.seed) if args.inject_faults else None
+        injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda")
+                    if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
                           args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives)
         loop.restore(records)

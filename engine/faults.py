@@ -20,6 +20,7 @@ class Fault:
     name: str
     expected: tuple[str, ...]   # acceptable statuses
     body: str                   # Python appended to the rendered module
+    devices: tuple[str, ...] = ("cpu", "cuda")  # where the fault can happen at all
 
 
 def _wrap(entry: str, body: str) -> str:
@@ -52,10 +53,20 @@ FAULTS = (
           "    if q.shape[0] >= 4:\n"
           "        indices = indices[:, : indices.shape[1] // 2].contiguous()\n"
           "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
+    # The driver refuses a grid whose y extent passes 65535 before anything runs; the
+    # interpreter has no such limit, so this fault exists only on a GPU.
+    Fault("launch_failure", ("launch_failure",),
+          "    _kg_tiny[(1, 1 << 17, 1)](out)\n"
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n\n\n"
+          "@triton.jit\ndef _kg_tiny(p):\n    pass\n", devices=("cuda",)),
     Fault("out_of_memory", ("out_of_memory",),
           "    torch.empty(1 << 46, dtype=torch.uint8, device=out.device)\n"
           "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
 )
+
+
+def faults_for(device_kind: str) -> tuple[Fault, ...]:
+    return tuple(f for f in FAULTS if device_kind in f.devices)
 
 
 def inject(source: str, entry: str, fault: Fault) -> str:
@@ -67,10 +78,11 @@ class FaultInjector:
     (0.1 over 300 genomes is 30, not a binomial count anywhere from 19 to 41), their kinds
     taken in shuffled rounds of the whole catalogue so that every kind turns up."""
 
-    def __init__(self, rate: float, seed: int):
+    def __init__(self, rate: float, seed: int, device_kind: str = "cuda"):
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"--inject-faults must be a rate between 0 and 1, not {rate}")
         self.rate = rate
+        self.catalogue = faults_for(device_kind)
         self.rng = random.Random(seed ^ 0x5EED)
         self._phase = self.rng.random()
         self._genomes = 0
@@ -84,7 +96,7 @@ class FaultInjector:
             return None
         self._faults = due
         if not self._round:
-            self._round = list(FAULTS)
+            self._round = list(self.catalogue)
             self.rng.shuffle(self._round)
         return self._round.pop()
 

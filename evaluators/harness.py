@@ -98,7 +98,7 @@ class Evaluator:
             return Status.OUT_OF_MEMORY
         if "illegal memory access" in text or "misaligned address" in text or "illegal address" in text:
             return Status.ILLEGAL_ADDRESS
-        if "launch failure" in text or "too many resources requested for launch" in text:
+        if _is_launch_refusal(text):
             return Status.LAUNCH_FAILURE
         return Status.RUNTIME_ERROR
 
@@ -231,6 +231,14 @@ class Evaluator:
     def _sync(self) -> None:
         if self.device.type == "cuda":
             torch.cuda.synchronize(self.device)
+
+
+def _is_launch_refusal(text: str) -> bool:
+    """The driver aborted or refused a launch (bad grid or block, too many resources): Triton's
+    launcher says "Triton Error [CUDA]: invalid argument", cuda-python names the CUresult."""
+    return ("launch failure" in text or "too many resources requested for launch" in text
+            or "cuda_error_launch" in text or "triton error [cuda]: invalid argument" in text
+            or ("cuda_error_invalid_value" in text and "launch" in text))
 
 
 def _describe(exc: BaseException) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.faults import FAULTS, expected_statuses
+from engine.faults import FAULTS, expected_statuses, faults_for
 from engine.store.reader import read_records
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,7 +49,7 @@ def cpu_runner(module_worker):
     return module_worker("cpu", timeout_s=10)  # short: the hang fault waits for it
 
 
-@pytest.mark.parametrize("fault", FAULTS, ids=[f.name for f in FAULTS])
+@pytest.mark.parametrize("fault", faults_for("cpu"), ids=[f.name for f in faults_for("cpu")])
 def test_each_fault_of_the_catalogue_gets_its_expected_status(cpu_runner, fault):
     from engine.faults import inject
     from engine.template import load_template
@@ -66,14 +66,17 @@ def test_the_injector_draws_the_requested_share_exactly_and_every_kind_of_fault(
 
     from engine.faults import FaultInjector
 
-    for seed in range(5):
-        injector = FaultInjector(0.1, seed)
-        drawn = [injector.draw() for _ in range(300)]
-        faults = [f for f in drawn if f is not None]
-        assert len(faults) == 30
-        kinds = Counter(f.name for f in faults)
-        assert set(kinds) == {f.name for f in FAULTS} and min(kinds.values()) >= 3
-        again = FaultInjector(0.1, seed)
-        assert [again.draw() for _ in range(300)] == drawn  # the seed fixes the drill
+    for device_kind in ("cuda", "cpu"):
+        for seed in range(5):
+            injector = FaultInjector(0.1, seed, device_kind)
+            drawn = [injector.draw() for _ in range(300)]
+            faults = [f for f in drawn if f is not None]
+            assert len(faults) == 30
+            kinds = Counter(f.name for f in faults)
+            assert set(kinds) == {f.name for f in faults_for(device_kind)} and min(kinds.values()) >= 3
+            again = FaultInjector(0.1, seed, device_kind)
+            assert [again.draw() for _ in range(300)] == drawn  # the seed fixes the drill
+    assert "launch_failure" not in {f.name for f in faults_for("cpu")}  # the interpreter has no grid limit
+    assert {f.name for f in faults_for("cuda")} == {f.name for f in FAULTS}
     with pytest.raises(ValueError, match="between 0 and 1"):
         FaultInjector(1.5, 0)

@@ -3,8 +3,13 @@ device fault. Both cheats below pass every CPU-tier guard; only these stop them.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from engine.faults import FAULTS
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -29,3 +34,19 @@ def test_an_illegal_address_restarts_the_worker_and_the_next_candidate_runs(runn
     crashed = runner.evaluate(faulty_request("crash"))
     assert crashed["status"] in ("illegal_address", "worker_crash"), crashed
     assert runner.evaluate(faulty_request("none", bench=True))["status"] == "ok"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fault", [f for f in FAULTS if "cpu" not in f.devices], ids=lambda f: f.name)
+def test_faults_only_a_gpu_can_raise_get_their_status_and_the_worker_goes_on(runner, faulty_request, fault):
+    """The catalogue's GPU-only faults, injected into the honest Triton template as a drill
+    would inject them."""
+    from engine.faults import inject
+    from engine.template import load_template
+
+    template = load_template(REPO / "templates" / "sparse_mla.triton.j2")
+    source = inject(template.render(template.load_space().default_params()), template.entry, fault)
+    result = runner.evaluate({"problem": template.problem, "language": template.language,
+                              "entry": template.entry, "source": source, "seed": 5, "bench": False})
+    assert result["status"] in fault.expected, (result["status"], result["error"])
+    assert runner.evaluate(faulty_request("none"))["status"] == "ok"
