@@ -54,6 +54,7 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
             params = json.loads(r["params_json"])
             result = runner.evaluate({"problem": template.problem, "language": template.language,
                                       "entry": template.entry, "source": template.render(params),
+                                      "problem_args": template.problem_kwargs(params),
                                       "seed": secrets.randbits(62)})
         finally:
             runner.stop()

@@ -194,6 +194,10 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
     if (args.device == "cuda" or gpus) and env["device_kind"] != "cuda":
         runner.stop()
         raise UserError("--device cuda, but the worker found no CUDA GPU")
+    if template.language == "cuda" and env["device_kind"] != "cuda":
+        runner.stop()
+        raise UserError(f"{template.path}: a CUDA template runs only on a CUDA GPU and this machine has none; "
+                        f"`python -m engine compile {template.path} [--genome JSON]` builds a genome here")
     return runner, env["device_kind"] == "cpu"
 
 
@@ -240,6 +244,9 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--compile-workers {args.compile_workers}: a count, 0 or more")
     if not 0.0 <= args.inject_faults <= 1.0:
         raise UserError(f"--inject-faults {args.inject_faults}: a rate between 0 and 1")
+    if args.inject_faults and template.language != "triton":
+        raise UserError(f"--inject-faults: the fault catalogue is written for Triton templates; "
+                        f"{args.template} is {template.language}")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed)

@@ -146,12 +146,12 @@ class EvolveLoop:
             job.outcome = {"status": Status.RENDER_ERROR.value, "stage": "render", "error": str(exc),
                            "eval_s": self.clock() - t0}
             return job
-        job.request = self._request(source)
+        job.request = self._request(source, params=genome.params)
         job.fault = self.injector.draw() if self.injector else None
         if job.fault is not None:
             # A deliberately broken copy of this genome's kernel: its own row, outside the
             # budget, never told to the strategy.
-            job.injected = self._request(inject(source, self.template.entry, job.fault))
+            job.injected = self._request(inject(source, self.template.entry, job.fault), params=genome.params)
         return job
 
     def _record_injected(self, job: "_Job", outcome: dict[str, Any]) -> None:
@@ -190,9 +190,11 @@ class EvolveLoop:
     def _genome(self, params) -> Genome:
         return Genome.make(self.space, params, self.template.content_hash)
 
-    def _request(self, source: str | None, builtin: str | None = None) -> dict[str, Any]:
+    def _request(self, source: str | None, builtin: str | None = None,
+                 params: dict[str, Any] | None = None) -> dict[str, Any]:
         return {"problem": self.template.problem, "language": self.template.language,
                 "entry": self.template.entry, "source": source, "builtin": builtin,
+                "problem_args": self.template.problem_kwargs(params) if params else {},
                 "seed": secrets.randbits(62)}
 
     def _run_all(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -7,6 +7,7 @@ A template opens with a Jinja comment holding TOML that says what it is::
     language = "triton"                # triton | cuda
     entry = "sparse_mla_decode"        # the function the harness calls
     space = "../genomes/sparse_mla_triton.toml"   # relative to the template
+    problem_args = { kv_format = "KV_FORMAT" }     # optional: problem arguments set by genes
     -#}
 
 Rendering uses ``StrictUndefined``: a hole the genome does not fill is an error, never an
@@ -46,6 +47,7 @@ class Template:
     language: str
     entry: str
     space_path: Path
+    problem_args: tuple[tuple[str, str], ...] = ()   # (argument of the problem, gene that sets it)
 
     @property
     def content_hash(self) -> str:
@@ -61,6 +63,14 @@ class Template:
         if unfilled:
             raise UserError(f"{self.path}: template reads undefined variables {unfilled} "
                             f"(not genes of {self.space_path.name})")
+        unknown = sorted(gene for _, gene in self.problem_args if gene not in space.gene_names)
+        if unknown:
+            raise UserError(f"{self.path}: front matter problem_args names {unknown}, "
+                            f"not genes of {self.space_path.name}")
+
+    def problem_kwargs(self, params: Mapping[str, Value]) -> dict[str, Value]:
+        """The problem's arguments for one genome (the cache format a CUDA genome reads, ...)."""
+        return {arg: params[gene] for arg, gene in self.problem_args}
 
     def render(self, params: Mapping[str, Value]) -> str:
         return render_text(self.text, params, str(self.path))
@@ -96,8 +106,11 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
         _environment().parse(text)
     except jinja2.TemplateSyntaxError as exc:
         raise UserError(f"{path}:{exc.lineno}: template syntax error: {exc.message}") from None
+    args = meta.get("problem_args", {})
+    if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
+        raise UserError(f"{path}: front matter problem_args must map problem arguments to gene names")
     return Template(path, text, meta["problem"], meta["language"], meta["entry"],
-                    space_path or (path.parent / meta["space"]).resolve())
+                    space_path or (path.parent / meta["space"]).resolve(), tuple(sorted(args.items())))
 
 
 def _environment() -> jinja2.Environment:

@@ -55,16 +55,18 @@ class Evaluator:
                                   "hardware": self.hw["file"] if self.hw else None}
         guards = {"static": True, **(req.get("guards") or {})}
         try:
-            problem = PROBLEMS[req["problem"]]()
+            problem = self._problem(req)
             if guards["static"] and not req.get("builtin"):
                 self.progress("static")
                 if req["language"] == "triton":
                     static_check_triton(req["source"], req["entry"])
                 elif req["language"] == "cuda":
                     static_check_cuda(req["source"])
-            fn = self._load(req)
+            fn = self._stage(result, "compile", lambda: self._load(req, result)) if req["language"] == "cuda" \
+                else self._load(req, result)
             if req.get("compile_only"):
-                if self.device.type == "cuda":  # the interpreter compiles nothing: loading was all
+                if self.device.type == "cuda" and req["language"] == "triton":  # the interpreter
+                    # compiles nothing, and nvcc has already built the cubin: loading was all
                     self._stage(result, "compile", lambda: self._compile_every_shape(problem, fn))
                 return result
             self._stage(result, "compile", lambda: self._compile(problem, fn, req["seed"]))
@@ -77,17 +79,17 @@ class Evaluator:
             result.update(status=rejection.status.value, stage=rejection.guard, error=str(rejection)[:4000])
         return result
 
-    def _stage(self, result: dict, name: str, body: Callable[[], None]) -> None:
+    def _stage(self, result: dict, name: str, body: Callable[[], Any]) -> Any:
         self.progress(name)
         t0 = time.perf_counter()
         try:
-            body()
+            return body()
         except (StageFailure, Rejection):
             raise
         except Exception as exc:  # the candidate raised: classify, keep the traceback's tail
             raise StageFailure(self._classify(exc), name, _describe(exc)) from exc
         finally:
-            result[f"{name}_s"] = time.perf_counter() - t0
+            result[f"{name}_s"] = (result.get(f"{name}_s") or 0.0) + time.perf_counter() - t0
 
     def _classify(self, exc: BaseException) -> Status:
         text = str(exc).lower()
@@ -103,17 +105,50 @@ class Evaluator:
         return Status.RUNTIME_ERROR
 
     # -- stages ------------------------------------------------------------------------------
-    def _load(self, req: dict[str, Any]) -> Callable:
+    @staticmethod
+    def _problem(req: dict[str, Any]):
+        try:
+            return PROBLEMS[req["problem"]](**(req.get("problem_args") or {}))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StageFailure(Status.INVALID_GENOME, "problem",
+                               f"problem {req.get('problem')!r} with {req.get('problem_args')}: {exc}") from None
+
+    def _load(self, req: dict[str, Any], result: dict[str, Any]) -> Callable | None:
         if req.get("builtin") == "torch_reference":
             from evaluators.sparse_mla import torch_reference_path
             return torch_reference_path
+        if req["language"] == "cuda":
+            return self._load_cuda(req, result)
         if req["language"] != "triton":
-            raise StageFailure(Status.COMPILE_ERROR, "compile",
-                               f"language {req['language']!r} has no runner yet")
+            raise StageFailure(Status.COMPILE_ERROR, "compile", f"language {req['language']!r} has no runner")
         try:
             return load_entry(req["source"], req["entry"], self.workdir)
         except CompileError as exc:
             raise StageFailure(Status.COMPILE_ERROR, "compile", str(exc)) from exc
+
+    def _load_cuda(self, req: dict[str, Any], result: dict[str, Any]) -> Callable | None:
+        """nvcc -> cubin (cached beside the run's kernels, shared with the compile-ahead
+        workers), resource figures into the record, then the trusted host launcher."""
+        from evaluators.cuda_compile import compile_cuda
+        from evaluators.sparse_mla_cuda import ContractError, make_entry, parse_contract
+
+        try:
+            contract = parse_contract(req["source"])
+        except ContractError as exc:
+            raise StageFailure(Status.COMPILE_ERROR, "compile", str(exc)) from None
+        build = compile_cuda(req["source"], self.workdir.parent / "cubins")
+        result["resources"] = build.totals()
+        if not build.ok:
+            status = Status.COMPILE_TIMEOUT if "timed out" in build.log else Status.COMPILE_ERROR
+            raise StageFailure(status, "compile", build.log[-3000:])
+        if req.get("compile_only"):
+            return None
+        if self.device.type != "cuda":
+            raise StageFailure(Status.RUNTIME_ERROR, "compile",
+                               "a CUDA kernel runs only on a GPU; on this machine `engine compile` builds it")
+        from evaluators.cuda_launch import CubinModule
+
+        return make_entry(contract, CubinModule(Path(build.cubin), self.device))
 
     def _compile(self, problem, fn: Callable, seed: int) -> None:
         """First call on the smallest verification shape: JIT compilation happens here."""
@@ -221,9 +256,10 @@ class Evaluator:
                 "roofline_floor_us": floor_us, "roofline_frac": floor_us / timing.median_us if floor_us else None}
 
     def _pool(self, problem) -> torch.Tensor:
-        if problem.name not in self._pools:
-            self._pools[problem.name] = problem.new_pool(self.device)
-        return self._pools[problem.name]
+        key = getattr(problem, "pool_key", problem.name)
+        if key not in self._pools:
+            self._pools[key] = problem.new_pool(self.device)
+        return self._pools[key]
 
     def _gen(self, seed: int, salt: int) -> torch.Generator:
         return torch.Generator(self.device).manual_seed((seed * 1_000_003 + salt) % (1 << 63))

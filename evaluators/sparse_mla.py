@@ -5,6 +5,10 @@ latent KV head of 576 stored in a cache paged in blocks of 64 tokens, and the in
 top-k (2048) selected rows, already mapped through the block table (``block * 64 + offset``,
 -1 = invalid). It returns the 512-wide latent output per head (bf16) and the natural-log LSE
 (fp32). A token whose indices are all invalid gets out = 0 and lse = +inf (FlashMLA's rule).
+The cache holds bf16 rows (576 x 2 B) or, with ``kv_format="fp8_656"``, DeepSeek's 656-byte
+rows: 512 e4m3 values, 4 fp32 power-of-two scales (one per 128 values), 64 bf16 RoPE values.
+As in FlashMLA's tests, the reference runs on the dequantized cache, so a kernel is judged on
+its arithmetic, not on the format's rounding.
 Facts: ../shared/reference/sparse_mla_facts.md, sections 1.5, 1.7, 2.1 and 3.
 """
 
@@ -21,7 +25,8 @@ D_QK = 576
 D_V = 512
 PAGE = 64
 SOFTMAX_SCALE = 0.135234  # 192**-0.5 * (1 + 0.1 ln 40)**2, the model's value with YaRN
-KV_BYTES = D_QK * 2  # bf16 row
+KV_ROW_BYTES = {"bf16": D_QK * 2, "fp8_656": 656}
+FP8_GROUP = 128
 
 OUT_TOL = Tolerance(abs_tol=1e-3, rel_tol=2.01 / 128, rel_l2=1e-2)
 LSE_TOL = Tolerance(abs_tol=1e-3, rel_tol=8.01 / 65536, rel_l2=1e-4)
@@ -30,13 +35,20 @@ LSE_TOL = Tolerance(abs_tol=1e-3, rel_tol=8.01 / 65536, rel_l2=1e-4)
 @dataclass
 class Inputs:
     q: torch.Tensor         # [B, H, 576] bf16
-    kv_cache: torch.Tensor  # [blocks, 64, 576] bf16
+    kv_cache: torch.Tensor  # [blocks, 64, 576] bf16, or [blocks, 64, 656] uint8 (fp8_656)
     indices: torch.Tensor   # [B, topk] int32
     sm_scale: float
 
 
 class SparseMlaDecode:
     name = "sparse_mla_decode"
+
+    def __init__(self, kv_format: str = "bf16"):
+        if kv_format not in KV_ROW_BYTES:
+            raise ValueError(f"sparse_mla_decode: kv_format {kv_format!r} is not one of {sorted(KV_ROW_BYTES)}")
+        self.kv_format = kv_format
+        self.row_bytes = KV_ROW_BYTES[kv_format]
+        self.pool_key = f"{self.name}:{kv_format}"
 
     def workloads(self, device_kind: str) -> list[Workload]:
         if device_kind == "cpu":
@@ -59,7 +71,7 @@ class SparseMlaDecode:
         return 2.0 * w.batch * w.heads * self.valid_rows(w) * (D_QK + D_V)
 
     def bytes_moved(self, w: Workload) -> float:
-        per_token = (self.valid_rows(w) * KV_BYTES + w.heads * D_QK * 2 + w.heads * D_V * 2
+        per_token = (self.valid_rows(w) * self.row_bytes + w.heads * D_QK * 2 + w.heads * D_V * 2
                      + w.topk * 4 + w.heads * 4)
         return float(w.batch * per_token)
 
@@ -76,18 +88,25 @@ class SparseMlaDecode:
         shapes = self.workloads(device.type) + self.verify_shapes(device.type)
         # Filled once: rows no call gathers still hold finite values (a kernel may read row 0
         # for an invalid slot and weight it by zero; garbage there could be NaN).
-        pool = torch.empty(self.pool_rows(shapes), D_QK, dtype=torch.bfloat16, device=device)
-        return pool.normal_()
+        rows = self.pool_rows(shapes)
+        if self.kv_format == "bf16":
+            return torch.empty(rows, D_QK, dtype=torch.bfloat16, device=device).normal_()
+        pool = torch.empty(rows, self.row_bytes, dtype=torch.uint8, device=device)
+        step = 1 << 20  # quantize in slices: a float32 copy of the whole pool would not fit
+        for r0 in range(0, rows, step):
+            r1 = min(rows, r0 + step)
+            pool[r0:r1] = quantize_fp8_656(torch.randn(r1 - r0, D_QK, device=device))
+        return pool
 
     def make_inputs(self, w: Workload, gen: torch.Generator, pool: torch.Tensor) -> Inputs:
         return make_inputs(w, gen, pool.device, pool)
 
-    @staticmethod
-    def placeholder_inputs(w: Workload, device: torch.device) -> Inputs:
+    def placeholder_inputs(self, w: Workload, device: torch.device) -> Inputs:
         # Shapes, dtypes and strides of a real call (one cache block: only its row stride
         # reaches a kernel); contents never written, so no kernel runs to make them.
-        return Inputs(torch.empty(w.batch, w.heads, D_QK, dtype=torch.bfloat16, device=device),
-                      torch.empty(1, PAGE, D_QK, dtype=torch.bfloat16, device=device),
+        cache = (torch.empty(1, PAGE, D_QK, dtype=torch.bfloat16, device=device) if self.kv_format == "bf16"
+                 else torch.empty(1, PAGE, self.row_bytes, dtype=torch.uint8, device=device))
+        return Inputs(torch.empty(w.batch, w.heads, D_QK, dtype=torch.bfloat16, device=device), cache,
                       torch.empty(w.batch, w.topk, dtype=torch.int32, device=device), SOFTMAX_SCALE)
 
     @staticmethod
@@ -132,18 +151,55 @@ def make_inputs(w: Workload, gen: torch.Generator, device: torch.device,
                 pool: torch.Tensor) -> Inputs:
     """Fresh inputs for one call: query, block table, top-k indices and the cache rows they name.
 
-    ``pool`` is a flat [rows, 576] bf16 buffer reused across calls so that the 128K-context
-    workloads do not reallocate 19 GB each time. Only the rows the indices gather are redrawn
-    (the output depends on nothing else): drawing the whole 19 GB cache for every call cost
-    more than timing most candidates.
+    ``pool`` is a flat [rows, 576] bf16 (or [rows, 656] uint8 fp8_656) buffer reused across
+    calls so that the 128K-context workloads do not reallocate 19 GB each time. Only the rows
+    the indices gather are redrawn (the output depends on nothing else): drawing the whole
+    19 GB cache for every call cost more than timing most candidates.
     """
     n_blocks = w.batch * _blocks_per_token(w)
     flat = pool[: n_blocks * PAGE]
     indices = _indices(w, gen, device, n_blocks)
     gathered = indices[indices >= 0].long()  # distinct: tokens are distinct and blocks disjoint
-    flat[gathered] = torch.randn(gathered.numel(), D_QK, generator=gen, device=device).to(torch.bfloat16)
+    rows = torch.randn(gathered.numel(), D_QK, generator=gen, device=device)
+    flat[gathered] = rows.to(torch.bfloat16) if pool.dtype == torch.bfloat16 else quantize_fp8_656(rows)
     q = torch.randn(w.batch, w.heads, D_QK, generator=gen, device=device).to(torch.bfloat16)
-    return Inputs(q, flat.view(n_blocks, PAGE, D_QK), indices, SOFTMAX_SCALE)
+    return Inputs(q, flat.view(n_blocks, PAGE, flat.shape[-1]), indices, SOFTMAX_SCALE)
+
+
+def quantize_fp8_656(x: torch.Tensor) -> torch.Tensor:
+    """[n, 576] float -> [n, 656] uint8 rows in DeepSeek-V3.2's format (FlashMLA's tests/quant.py
+    recipe): per 128 latent values a power-of-two scale 2^ceil(log2(amax / 448)), the values
+    divided by it as e4m3; the 64 RoPE values as bf16."""
+    n = x.shape[0]
+    nope = x[:, :D_V].float().view(n, D_V // FP8_GROUP, FP8_GROUP)
+    amax = nope.abs().amax(dim=-1)
+    scale = torch.exp2(torch.ceil(torch.log2(torch.clamp(amax / 448.0, min=1e-4))))
+    values = (nope / scale[..., None]).to(torch.float8_e4m3fn).view(n, D_V).view(torch.uint8)
+    scales = scale.float().contiguous().view(torch.uint8)
+    rope = x[:, D_V:].to(torch.bfloat16).contiguous().view(torch.uint8)
+    return torch.cat([values, scales, rope], dim=1)
+
+
+def dequantize_fp8_656(rows: torch.Tensor) -> torch.Tensor:
+    """[..., 656] uint8 -> [..., 576] float32 (exact: e4m3 times a power of two)."""
+    flat = rows.reshape(-1, rows.shape[-1])
+    values = flat[:, :D_V].contiguous().view(torch.float8_e4m3fn).float().view(-1, D_V // FP8_GROUP, FP8_GROUP)
+    scales = flat[:, D_V:D_V + 16].contiguous().view(torch.float32)
+    rope = flat[:, D_V + 16:].contiguous().view(torch.bfloat16).float()
+    out = torch.cat([(values * scales[..., None]).view(-1, D_V), rope], dim=1)
+    return out.view(*rows.shape[:-1], D_QK)
+
+
+def cache_rows(kv_cache: torch.Tensor) -> torch.Tensor:
+    """The cache as one row per token: [rows, 576] bf16 or [rows, 656] uint8 (fp8_656)."""
+    if kv_cache.dtype == torch.uint8:
+        return kv_cache.view(-1, kv_cache.shape[-1])
+    return kv_cache.view(-1, D_QK)
+
+
+def _gather(kv_cache: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
+    rows = cache_rows(kv_cache)[idx]
+    return dequantize_fp8_656(rows) if kv_cache.dtype == torch.uint8 else rows
 
 
 def _indices(w: Workload, gen: torch.Generator, device: torch.device, n_blocks: int) -> torch.Tensor:
@@ -166,12 +222,11 @@ def _indices(w: Workload, gen: torch.Generator, device: torch.device, n_blocks: 
 
 def reference(inp: Inputs, chunk: int = 4) -> tuple[torch.Tensor, torch.Tensor]:
     """float64 out [B,H,512] and lse [B,H]; chunked over the batch to bound memory."""
-    kv = inp.kv_cache.view(-1, D_QK)
     outs, lses = [], []
     for b0 in range(0, inp.q.shape[0], chunk):
         idx = inp.indices[b0:b0 + chunk]
         valid = idx >= 0
-        rows = kv[idx.clamp(min=0).long()].double()                    # [b, k, 576]
+        rows = _gather(inp.kv_cache, idx.clamp(min=0).long()).double()  # [b, k, 576]
         s = torch.einsum("bhd,bkd->bhk", inp.q[b0:b0 + chunk].double(), rows) * inp.sm_scale
         s = s.masked_fill(~valid[:, None, :], float("-inf"))
         lse = torch.logsumexp(s, dim=-1)
@@ -224,10 +279,10 @@ def rel_l2(got: torch.Tensor, ref: torch.Tensor) -> float:
 
 def torch_reference_path(q: torch.Tensor, kv_cache: torch.Tensor, indices: torch.Tensor,
                          sm_scale: float, out: torch.Tensor, lse: torch.Tensor) -> None:
-    """The plain PyTorch path (gather + matmul + softmax in bf16/fp32), the baseline to beat."""
-    kv = kv_cache.view(-1, D_QK)
+    """The plain PyTorch path (gather + matmul + softmax in bf16/fp32), the baseline to beat;
+    an fp8_656 cache is dequantized to bf16 after the gather (exact)."""
     valid = indices >= 0
-    rows = kv[indices.clamp(min=0).long()]                                   # [B, k, 576] bf16
+    rows = _gather(kv_cache, indices.clamp(min=0).long()).to(torch.bfloat16)  # [B, k, 576] bf16
     s = _scores_fp32(q, rows.transpose(1, 2)) * sm_scale                    # [B, H, k]
     s = s.masked_fill(~valid[:, None, :], float("-inf"))
     l = torch.logsumexp(s, dim=-1)

@@ -1,0 +1,95 @@
+"""Load cubins and launch their kernels through cuda-python (cuda.core) on torch's memory and
+torch's current stream, so that a launch made inside ``torch.cuda.graph`` is captured.
+
+Runs inside a GPU worker only. Older cuda-python releases kept the same API under
+``cuda.core.experimental``; both are accepted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+try:  # cuda-python >= 0.4 exposes cuda.core at the top level
+    from cuda.core import Device, LaunchConfig, ObjectCode, launch
+except ImportError:  # pragma: no cover - depends on the image
+    from cuda.core.experimental import Device, LaunchConfig, ObjectCode, launch
+
+try:
+    from cuda.bindings import driver
+except ImportError:  # pragma: no cover
+    from cuda import cuda as driver
+
+
+class LaunchError(RuntimeError):
+    """The driver refused a launch or an attribute (the message names the CUresult)."""
+
+
+class _TorchStream:
+    """A torch stream seen through the ``__cuda_stream__`` protocol."""
+
+    def __init__(self, handle: int):
+        self.handle = handle
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        return (0, self.handle)
+
+
+class CubinModule:
+    """One loaded cubin; kernels are looked up once and launched on the current torch stream."""
+
+    def __init__(self, cubin: Path, device: torch.device):
+        self.device_index = device.index if device.index is not None else torch.cuda.current_device()
+        self.device = Device(self.device_index)
+        self.device.set_current()  # the primary context, which torch already uses
+        self.code = ObjectCode.from_cubin(str(cubin))
+        self._kernels: dict[str, Any] = {}
+        self._streams: dict[int, Any] = {}
+
+    def kernel(self, name: str, dynamic_smem: int = 0) -> Any:
+        if name not in self._kernels:
+            kernel = self.code.get_kernel(name)
+            if dynamic_smem > 48 * 1024:
+                _allow_dynamic_smem(kernel, dynamic_smem, self.device_index)
+            self._kernels[name] = kernel
+        return self._kernels[name]
+
+    def launch(self, name: str, grid: tuple[int, int, int], block: int, smem: int, *args: Any) -> None:
+        kernel = self.kernel(name, smem)
+        stream = self._stream(torch.cuda.current_stream(self.device_index).cuda_stream)
+        try:
+            launch(stream, LaunchConfig(grid=grid, block=block, shmem_size=smem), kernel, *args)
+        except Exception as exc:  # the CUresult text tells a refused launch from anything else
+            raise LaunchError(f"launch of {name} grid={grid} block={block} smem={smem} failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
+
+    def _stream(self, handle: int) -> Any:
+        if handle not in self._streams:
+            self._streams[handle] = self.device.create_stream(_TorchStream(handle))
+        return self._streams[handle]
+
+
+def _allow_dynamic_smem(kernel: Any, nbytes: int, device_index: int) -> None:
+    attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+    handle = kernel.handle if hasattr(kernel, "handle") else kernel._handle
+    if type(handle).__name__ == "CUkernel":  # library-loaded: per device
+        err, = driver.cuKernelSetAttribute(attr, nbytes, handle, device_index)
+    else:
+        err, = driver.cuFuncSetAttribute(handle, attr, nbytes)
+    if err != driver.CUresult.CUDA_SUCCESS:
+        raise LaunchError(f"CUDA_ERROR launch attribute: {nbytes} B of dynamic shared memory refused ({err})")
+
+
+def ptr(t: torch.Tensor) -> int:
+    return t.data_ptr()
+
+
+def i32(v: int) -> np.int32:
+    return np.int32(v)
+
+
+def f32(v: float) -> np.float32:
+    return np.float32(v)

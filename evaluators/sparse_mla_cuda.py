@@ -1,0 +1,118 @@
+"""Host side of the sparse MLA CUDA template: the trusted launcher around a candidate's kernels.
+
+A candidate is device code only. Its rendered source states, on a line
+``// kernel-genome-launch: {json}``, how it must be launched (kernel names, heads per CTA,
+threads, top-k tile, split count, combine mode, cache format, dynamic shared memory); this
+module checks the call's tensors, chooses the splits, allocates the split buffers and launches.
+Keeping the host side out of the candidate's reach means a candidate cannot time itself, skip
+work on the host, or leave the required kernel language.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+D_QK, D_V = 576, 512
+LOG2E = 1.4426950408889634
+_CONTRACT = re.compile(r"^//\s*kernel-genome-launch:\s*(\{.*\})\s*$", re.M)
+KV_FORMATS = {"bf16": 1152, "fp8_656": 656}  # bytes per cache row
+
+
+class ContractError(ValueError):
+    """The rendered source lacks a usable launch line."""
+
+
+@dataclass(frozen=True)
+class LaunchContract:
+    split_kernel: str
+    combine_kernel: str
+    heads_per_cta: int
+    threads: int
+    topk_tile: int
+    num_splits: int | str
+    combine: str
+    kv_format: str
+    smem_bytes: int
+
+
+def parse_contract(source: str) -> LaunchContract:
+    m = _CONTRACT.search(source)
+    if not m:
+        raise ContractError("the rendered CUDA source has no '// kernel-genome-launch: {...}' line")
+    try:
+        fields = json.loads(m.group(1))
+        contract = LaunchContract(**fields)
+    except (json.JSONDecodeError, TypeError) as exc:
+        raise ContractError(f"malformed kernel-genome-launch line: {exc}") from None
+    if contract.kv_format not in KV_FORMATS or contract.combine not in ("separate", "fused"):
+        raise ContractError(f"kernel-genome-launch: unknown kv_format {contract.kv_format!r} "
+                            f"or combine {contract.combine!r}")
+    if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
+        raise ContractError(f"kernel-genome-launch: num_splits {contract.num_splits!r}")
+    return contract
+
+
+def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int) -> tuple[int, int]:
+    """(splits, rows per split): 'auto' gives each SM about one CTA; rows per split are whole tiles."""
+    tiles = max(1, _cdiv(topk, contract.topk_tile))
+    if contract.num_splits == "auto":
+        ctas = batch * (heads // contract.heads_per_cta)
+        splits = max(1, min(tiles, _cdiv(sm_count, ctas)))
+    else:
+        splits = max(1, min(int(contract.num_splits), tiles))
+    rows = _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile
+    return max(1, _cdiv(topk, rows)), rows
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def make_entry(contract: LaunchContract, module) -> Callable:
+    """``entry(q, kv_cache, indices, sm_scale, out, lse)`` launching the candidate's kernels;
+    ``module`` is an ``evaluators.cuda_launch.CubinModule`` of its cubin."""
+    import torch
+
+    from evaluators.cuda_launch import f32, i32, ptr
+
+    row_bytes = KV_FORMATS[contract.kv_format]
+    sm_count = torch.cuda.get_device_properties(module.device_index).multi_processor_count
+
+    def entry(q, kv_cache, indices, sm_scale, out, lse):
+        batch, heads, dim = q.shape
+        topk = indices.shape[1]
+        _check(q.dtype == torch.bfloat16 and dim == D_QK and q.is_contiguous(), "q must be contiguous [B, H, 576] bf16")
+        _check(heads % contract.heads_per_cta == 0, f"{heads} heads are not a multiple of {contract.heads_per_cta}")
+        _check(indices.dtype == torch.int32 and indices.is_contiguous() and indices.shape[0] == batch,
+               "indices must be contiguous [B, topk] int32")
+        _check(out.shape == (batch, heads, D_V) and out.dtype == torch.bfloat16 and out.is_contiguous()
+               and lse.shape == (batch, heads) and lse.dtype == torch.float32 and lse.is_contiguous(),
+               "out must be contiguous [B, H, 512] bf16 and lse [B, H] fp32")
+        cache_row = kv_cache.shape[-1] * kv_cache.element_size()
+        _check(cache_row == row_bytes and kv_cache.is_contiguous(),
+               f"this genome reads {contract.kv_format} rows of {row_bytes} B; the cache has rows of {cache_row} B")
+        splits, rows = split_plan(contract, batch, heads, topk, sm_count)
+        n_hb = heads // contract.heads_per_cta
+        if splits == 1:
+            part_out, part_lse, arrivals = out, lse, lse
+        else:
+            part_out = torch.empty(batch, splits, heads, D_V, device=q.device, dtype=torch.float32)
+            part_lse = torch.empty(batch, splits, heads, device=q.device, dtype=torch.float32)
+            arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
+                        if contract.combine == "fused" else part_lse)
+        module.launch(contract.split_kernel, (n_hb, splits, batch), contract.threads, contract.smem_bytes,
+                      ptr(q), ptr(kv_cache), ptr(indices), ptr(out), ptr(lse), ptr(part_out), ptr(part_lse),
+                      ptr(arrivals), i32(heads), i32(topk), i32(splits), i32(rows), f32(sm_scale * LOG2E))
+        if splits > 1 and contract.combine == "separate":
+            module.launch(contract.combine_kernel, (heads, batch, 1), 128, 0,
+                          ptr(part_out), ptr(part_lse), ptr(out), ptr(lse), i32(heads), i32(splits))
+
+    return entry
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(f"sparse_mla CUDA launcher: {message}")
