@@ -7,6 +7,7 @@ import glob
 import json
 import os
 import secrets
+import shutil
 import signal
 import sys
 import tempfile
@@ -171,8 +172,8 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
                   gpus: tuple[int, ...] | None = None) -> tuple[RunnerPool, bool]:
     # After a fault the fresh worker must first pass the PyTorch path (verification only), so
     # a sick GPU stops the run instead of failing every candidate after it.
-    canary = {"problem": template.problem, "builtin": "torch_reference", "seed": secrets.randbits(62),
-              "bench": False}
+    canary = {"problem": template.problem, "language": template.language, "builtin": "torch_reference",
+              "seed": secrets.randbits(62), "bench": False}
     gpus = gpus or getattr(args, "gpus", None)
     if gpus:  # one worker per GPU, each with its own log
         runners = [WorkerRunner(workdir, log.with_name(f"{log.stem}-gpu{g}{log.suffix}"), device="cuda",
@@ -247,8 +248,12 @@ def cmd_evolve(args) -> int:
     if args.inject_faults and template.language != "triton":
         raise UserError(f"--inject-faults: the fault catalogue is written for Triton templates; "
                         f"{args.template} is {template.language}")
+    if template.language == "cuda" and args.device == "cpu":
+        raise UserError(f"{args.template}: a CUDA template runs only on a CUDA GPU, not with --device cpu; "
+                        f"`python -m engine compile {args.template} [--genome JSON]` builds a genome here")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
+    fresh = not run_dir.exists() or not any(run_dir.iterdir())
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed)
     if config.fixed:
         space = space.restrict(config.fixed)
@@ -266,7 +271,12 @@ def cmd_evolve(args) -> int:
         options = {"objectives": len(objectives)}
     strategy = make_strategy(args.strategy, space, args.seed, options)
     integrity = HarnessIntegrity()
-    runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
+    try:
+        runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
+    except UserError:
+        if fresh and not args.resume:  # refused before anything ran: leave no folder behind
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:

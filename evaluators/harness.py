@@ -62,10 +62,11 @@ class Evaluator:
                     static_check_triton(req["source"], req["entry"])
                 elif req["language"] == "cuda":
                     static_check_cuda(req["source"])
-            fn = self._stage(result, "compile", lambda: self._load(req, result)) if req["language"] == "cuda" \
-                else self._load(req, result)
+            language = req.get("language")  # built-in requests (the canary) may name none
+            fn = (self._stage(result, "compile", lambda: self._load(req, result))
+                  if language == "cuda" and not req.get("builtin") else self._load(req, result))
             if req.get("compile_only"):
-                if self.device.type == "cuda" and req["language"] == "triton":  # the interpreter
+                if self.device.type == "cuda" and language == "triton":  # the interpreter
                     # compiles nothing, and nvcc has already built the cubin: loading was all
                     self._stage(result, "compile", lambda: self._compile_every_shape(problem, fn))
                 return result

@@ -1,0 +1,281 @@
+"""The real CUDA template (templates/sparse_mla.cu.j2) on a machine with nvcc and no GPU: its
+genomes build for sm_90a without spills, the launch line it emits agrees with the genes, the
+trusted launcher's split plan covers the top-k list, and the harness, the worker and the CLI
+type what cannot run here (compile error, GPU-only runtime, static rejection) in one clear way."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.template import load_template
+from evaluators.cuda_compile import CompileAhead
+from evaluators.sparse_mla_cuda import ContractError, LaunchContract, parse_contract, split_plan
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+REPO = Path(__file__).resolve().parents[2]
+TEMPLATE_REL = "templates/sparse_mla.cu.j2"
+TEMPLATE = load_template(REPO / TEMPLATE_REL)
+SPACE = TEMPLATE.load_space()
+SMEM_LIMIT = 232448  # 227 KB of dynamic shared memory per block on sm_90
+
+# Both cache formats, 16 and 32 heads per warp, fused and separate combine, 1 and 3 stages,
+# auto and fixed splits, one to four warps along the columns, and both matrix instructions.
+GENOMES = {
+    "bf16_hpw16_separate_s3_auto": dict(MMA="mma_sync", KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
+                                        THREADS=256, TOPK_TILE=32, STAGES=3, NUM_SPLITS="auto",
+                                        COMBINE="separate"),
+    "fp8_hpw32_fused_s1_4splits": dict(MMA="mma_sync", KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=32,
+                                       THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=4, COMBINE="fused"),
+    "fp8_hpw16_separate_s3_auto": dict(MMA="mma_sync", KV_FORMAT="fp8_656", HEADS_PER_CTA=16, HEADS_PER_WARP=16,
+                                       THREADS=128, TOPK_TILE=32, STAGES=3, NUM_SPLITS="auto",
+                                       COMBINE="separate"),
+    "fp8_hpw16_fused_s3_512threads": dict(MMA="mma_sync", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                          HEADS_PER_WARP=16, THREADS=512, TOPK_TILE=32, STAGES=3, NUM_SPLITS=2,
+                                          COMBINE="fused"),
+    "wgmma_bf16_separate_s2_auto": dict(MMA="wgmma", KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
+                                        THREADS=256, TOPK_TILE=64, STAGES=2, NUM_SPLITS="auto",
+                                        COMBINE="separate"),
+    "wgmma_fp8_fused_s1_8splits": dict(MMA="wgmma", KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
+                                       THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=8, COMBINE="fused"),
+}
+
+
+def params_of(genes: dict) -> dict:
+    """The genes over the space's defaults (a gene added later keeps its default)."""
+    params = {**SPACE.default_params(), **genes}
+    assert SPACE.is_valid(params), SPACE.violations(params)
+    return params
+
+
+def render(genes: dict) -> str:
+    return TEMPLATE.render(params_of(genes))
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    """Every genome of GENOMES rendered and built by nvcc, two at a time: name -> (source, build)."""
+    cache = tmp_path_factory.mktemp("cubins")
+    sources = {name: render(genes) for name, genes in GENOMES.items()}
+    ahead = CompileAhead(cache, workers=2)
+    try:
+        for source in sources.values():
+            ahead.submit(source)
+        return {name: (source, ahead.result(source)) for name, source in sources.items()}
+    finally:
+        ahead.close()
+
+
+def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
+    values = lambda gene: {g[gene] for g in GENOMES.values()}  # noqa: E731
+    assert values("KV_FORMAT") == {"bf16", "fp8_656"}
+    assert values("HEADS_PER_WARP") == {16, 32}
+    assert values("COMBINE") == {"separate", "fused"}
+    assert {1, 3} <= values("STAGES")
+    assert values("MMA") == {"mma_sync", "wgmma"}
+    for genes in GENOMES.values():
+        params_of(genes)  # each one is a point of the space
+
+
+@pytest.mark.parametrize("name", sorted(GENOMES))
+def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, name):
+    source, build = builds[name]
+    assert build.ok, build.log[-3000:]
+    assert Path(build.cubin).read_bytes()[:4] == b"\x7fELF"
+    contract = parse_contract(source)
+    kernels = {k.name: k for k in build.kernels}
+    assert {contract.split_kernel, contract.combine_kernel} <= set(kernels), sorted(kernels)
+    for k in build.kernels:
+        assert k.spill_store_bytes == 0 and k.spill_load_bytes == 0, (k, build.log)
+    # the matrix instruction the genome names is the one in the source
+    assert ("wgmma.mma_async" in source) == (GENOMES[name]["MMA"] == "wgmma")
+    split = kernels[contract.split_kernel]
+    assert split.stack_bytes == 0, split  # the accumulators stay in registers, not local memory
+    # __launch_bounds__(THREADS, 1): the register file caps a thread at 65536 / THREADS (255 at most)
+    assert 64 <= split.registers <= min(255, 65536 // GENOMES[name]["THREADS"]), split
+    totals = build.totals()
+    assert totals["spill_bytes"] == 0 and 64 <= totals["registers"] <= 255
+    # all shared memory is dynamic: the launcher passes smem_bytes from the launch line
+    assert totals["shared_bytes"] == 0
+
+
+@pytest.mark.parametrize("name", sorted(GENOMES))
+def test_launch_line_agrees_with_the_genes(name):
+    genes = GENOMES[name]
+    contract = parse_contract(render(genes))
+    assert (contract.heads_per_cta, contract.threads, contract.topk_tile, contract.num_splits,
+            contract.combine, contract.kv_format) == \
+        (genes["HEADS_PER_CTA"], genes["THREADS"], genes["TOPK_TILE"], genes["NUM_SPLITS"],
+         genes["COMBINE"], genes["KV_FORMAT"])
+    assert contract.split_kernel != contract.combine_kernel
+    # the query block and the pipelined tiles alone are a lower bound; 227 KB the upper one
+    stage_row = 656 if genes["KV_FORMAT"] == "fp8_656" else 1152
+    floor = genes["HEADS_PER_CTA"] * 1152 + genes["STAGES"] * genes["TOPK_TILE"] * stage_row
+    assert floor <= contract.smem_bytes <= SMEM_LIMIT
+    assert TEMPLATE.problem_kwargs(params_of(genes)) == {"kv_format": genes["KV_FORMAT"]}
+
+
+def test_the_space_constraint_keeps_every_valid_genome_within_shared_memory():
+    # the space's constraint is an estimate of the template's layout; it must not admit a genome
+    # whose real layout (the launch line's smem_bytes) is over the limit. Sampled: one genome per
+    # combination of the genes that size shared memory.
+    seen, worst = set(), 0
+    for params in SPACE.valid_points():
+        key = tuple(params[g] for g in ("MMA", "HEADS_PER_CTA", "THREADS", "HEADS_PER_WARP", "TOPK_TILE",
+                                        "STAGES", "KV_FORMAT"))
+        if key in seen:
+            continue
+        seen.add(key)
+        smem = parse_contract(TEMPLATE.render(params)).smem_bytes
+        assert smem <= SMEM_LIMIT, (params, smem)
+        worst = max(worst, smem)
+    assert len(seen) > 50 and worst > SMEM_LIMIT * 0.8  # the constraint is tight, not vacuous
+
+
+def contract(num_splits, heads_per_cta=64, topk_tile=32) -> LaunchContract:
+    return LaunchContract("split", "combine", heads_per_cta, 256, topk_tile, num_splits, "separate", "bf16", 1024)
+
+
+@pytest.mark.parametrize("num_splits", ["auto", 1, 2, 4, 8, 16, 32])
+@pytest.mark.parametrize("topk_tile", [32, 64])
+@pytest.mark.parametrize("batch, heads, topk", [(1, 128, 2048), (8, 128, 2048), (128, 128, 2048), (3, 64, 256),
+                                                (1, 64, 100), (2, 128, 33), (1, 16, 1)])
+def test_split_plan_covers_the_topk_list_in_whole_tiles(num_splits, topk_tile, batch, heads, topk):
+    c = contract(num_splits, heads_per_cta=16, topk_tile=topk_tile)
+    splits, rows = split_plan(c, batch, heads, topk, sm_count=132)
+    assert splits >= 1 and rows >= topk_tile and rows % topk_tile == 0
+    assert splits * rows >= topk          # every row of the list belongs to a split
+    assert (splits - 1) * rows < topk     # and no split is empty
+    if num_splits != "auto":
+        assert splits <= num_splits
+
+
+def test_auto_splits_fill_the_sms_only_when_the_batch_does_not():
+    c = contract("auto", heads_per_cta=64)
+    assert split_plan(c, 128, 128, 2048, sm_count=132) == (1, 2048)  # 256 CTAs already
+    splits, rows = split_plan(c, 1, 128, 2048, sm_count=132)
+    assert splits > 1
+    assert (splits, rows) == (64, 32)  # 2 CTAs per token want 66 splits; 64 tiles of 32 rows cap it
+    # 16 CTAs want ceil(132 / 16) = 9 splits of 228 rows; whole tiles make 256 rows, so 8 splits
+    assert split_plan(c, 8, 128, 2048, sm_count=132) == (8, 256)
+    assert split_plan(c, 1, 128, 2048, sm_count=1) == (1, 2048)  # one SM: nothing to fill
+    assert split_plan(contract(4), 1, 128, 2048, sm_count=132) == (4, 512)
+
+
+def test_a_source_without_a_usable_launch_line_is_a_contract_error():
+    source = render(GENOMES["bf16_hpw16_separate_s3_auto"])
+    line = next(l for l in source.splitlines() if "kernel-genome-launch" in l)
+    with pytest.raises(ContractError, match="no '// kernel-genome-launch"):
+        parse_contract(source.replace(line, "// launch line removed"))
+    with pytest.raises(ContractError, match="malformed"):
+        parse_contract(source.replace(line, line.replace('"smem_bytes"', "smem_bytes")))  # not JSON
+    with pytest.raises(ContractError, match="malformed"):
+        parse_contract(source.replace(line, line.replace('"threads"', '"block_threads"')))  # unknown field
+    with pytest.raises(ContractError, match="kv_format"):
+        parse_contract(source.replace(line, line.replace('"kv_format": "bf16"', '"kv_format": "nvfp4"')))
+    with pytest.raises(ContractError, match="num_splits"):
+        parse_contract(source.replace(line, line.replace('"num_splits": "auto"', '"num_splits": 0')))
+
+
+# -- the harness in a real worker process on the CPU --------------------------------------------
+@pytest.fixture(scope="module")
+def cpu_worker(module_worker):
+    return module_worker("cpu", timeout_s=120)
+
+
+def request(source: str, genes: dict) -> dict:
+    return {"problem": TEMPLATE.problem, "language": "cuda", "entry": TEMPLATE.entry, "source": source,
+            "problem_args": TEMPLATE.problem_kwargs(params_of(genes)), "seed": 1}
+
+
+def inside_split_kernel(source: str, statement: str) -> str:
+    """``statement`` as the first line of the split kernel's body."""
+    anchor = "  using namespace kg;\n"
+    assert source.count(anchor) == 1
+    return source.replace(anchor, anchor + f"  {statement}\n")
+
+
+def test_worker_types_an_uncompilable_genome_as_compile_error_with_nvcc_message(cpu_worker):
+    genes = GENOMES["fp8_hpw16_separate_s3_auto"]
+    reply = cpu_worker.evaluate(request(inside_split_kernel(render(genes), "this_does_not_compile;"), genes))
+    assert reply["status"] == "compile_error" and reply["stage"] == "compile", reply
+    assert "this_does_not_compile" in reply["error"] and "error" in reply["error"]
+    assert reply["resources"]["registers"] is None  # nothing was built
+
+
+def test_worker_builds_a_valid_genome_then_says_it_needs_a_gpu(cpu_worker):
+    genes = GENOMES["wgmma_fp8_fused_s1_8splits"]  # an fp8_656 problem: its pool is never made
+    reply = cpu_worker.evaluate(request(render(genes), genes))
+    assert reply["status"] == "runtime_error" and reply["stage"] == "compile", reply
+    assert "CUDA kernel runs only on a GPU" in reply["error"] and "engine compile" in reply["error"]
+    resources = reply["resources"]  # it compiled: ptxas' figures are in the record
+    assert 64 <= resources["registers"] <= 255 and resources["spill_bytes"] == 0
+
+
+def test_worker_rejects_a_kernel_that_prints_before_compiling_it(cpu_worker):
+    genes = GENOMES["bf16_hpw16_separate_s3_auto"]
+    reply = cpu_worker.evaluate(request(inside_split_kernel(render(genes), 'printf("%d\\n", topk);'), genes))
+    assert reply["status"] == "rejected_static" and reply["stage"] == "static", reply
+    assert "printf" in reply["error"]
+    line = int(re.search(r"line (\d+)", reply["error"]).group(1))
+    assert "printf" in inside_split_kernel(render(genes), 'printf("%d\\n", topk);').splitlines()[line - 1]
+    assert "resources" not in reply  # rejected before nvcc ran
+
+
+def test_worker_refuses_an_unknown_cache_format_as_an_invalid_genome(cpu_worker):
+    genes = GENOMES["bf16_hpw16_separate_s3_auto"]
+    reply = cpu_worker.evaluate({**request(render(genes), genes), "problem_args": {"kv_format": "nvfp4"}})
+    assert reply["status"] == "invalid_genome" and "nvfp4" in reply["error"], reply
+
+
+# -- the command line -----------------------------------------------------------------------------
+def run_cli(*args: str | Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, *words: str) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("engine: error: "), proc.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+    return lines[0]
+
+
+def test_engine_compile_builds_an_fp8_genome_of_the_real_template(tmp_path):
+    done = run_cli("compile", TEMPLATE_REL, "--genome", '{"KV_FORMAT": "fp8_656"}', "--cache", tmp_path)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["status"] == "ok" and figures["error"] is None and figures["arch"] == "sm_90a"
+    assert figures["params"]["KV_FORMAT"] == "fp8_656" and figures["spill_bytes"] == 0
+    assert {k["name"] for k in figures["kernels"]} == {"sparse_mla_decode_split", "sparse_mla_decode_combine"}
+    assert Path(figures["cubin"]).is_file() and Path(figures["cubin"]).is_relative_to(tmp_path)
+
+
+def test_evolve_of_a_cuda_template_without_a_gpu_is_one_line_pointing_at_compile(tmp_path):
+    done = run_cli("evolve", TEMPLATE_REL, "--budget", "2", "--device", "cpu", "--out", tmp_path / "run")
+    line = assert_one_line_error(done, "GPU", "engine compile")
+    assert TEMPLATE_REL in line
+    assert not list((tmp_path / "run").rglob("*.parquet"))  # nothing was evaluated
+
+
+def test_a_refused_cuda_evolve_leaves_no_run_folder_behind(tmp_path):
+    out = tmp_path / "run"
+    first = run_cli("evolve", TEMPLATE_REL, "--budget", "2", "--device", "cpu", "--out", out)
+    assert_one_line_error(first, "GPU")
+    assert not out.exists() or not any(out.iterdir()), sorted(p.name for p in out.iterdir())
+
+
+def test_fault_injection_refuses_a_cuda_template_before_starting_anything(tmp_path):
+    done = run_cli("evolve", TEMPLATE_REL, "--inject-faults", "0.1", "--out", tmp_path / "run2", "--device", "cpu")
+    assert_one_line_error(done, "Triton", "--inject-faults")
+    assert not (tmp_path / "run2").exists()
