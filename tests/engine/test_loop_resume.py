@@ -125,7 +125,7 @@ def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(
     single = WorkerRunner(tmp_path / "k1", tmp_path / "single.log", device="cpu", timeout_s=15)
     try:
         pool.start()
-        both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 2))  # draws out_of_memory, crash
+        both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 2, "cpu"))  # draws out_of_memory, crash
         alone = run_with(single, tmp_path / "single")
     finally:
         pool.stop()
