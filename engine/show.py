@@ -7,8 +7,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.errors import UserError
 from engine.faults import expected_statuses
-from engine.run_folder import read_config
+from engine.run_folder import read_config, template_of_run
 from engine.scoring import workload_times
 from engine.store.reader import read_records
 
@@ -24,6 +25,27 @@ def best_per_workload(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]
             if cur is None or w["median_us"] < cur["workload"]["median_us"]:
                 best[w["name"]] = {"record": r, "workload": w}
     return best
+
+
+def problem_groups(records: list[dict[str, Any]], genes: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Genomes split by the genes that change the problem (the cache format, ...): a genome
+    reading an FP8 cache solves another problem than one reading bf16, so their times are
+    shown apart. One group, named "", when the template has no such genes."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        if r["kind"] != "genome" or not r["params_json"]:
+            continue
+        params = json.loads(r["params_json"])
+        key = ", ".join(f"{g}={params.get(g)}" for g in genes)
+        groups.setdefault(key, []).append(r)
+    return groups
+
+
+def _problem_genes(run_dir: Path, config) -> list[str]:
+    try:
+        return [gene for _, gene in template_of_run(run_dir, config).problem_args]
+    except UserError:  # the template is gone and no copy was kept: show the run ungrouped
+        return []
 
 
 def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
@@ -45,21 +67,8 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         for r in scored[:top]:
             print(f"  {r['score']:.3f}  {r['genome_id']}  {r['params_json']}", file=out)
     ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
-    best = best_per_workload(records)
-    if best:
-        print("\nbest genome per workload (median us, IQR, TFLOP/s, fraction of roofline floor; "
-              "PyTorch reference path from the same run):", file=out)
-        print(f"  {'workload':<14}{'best us':>10}{'iqr':>8}{'TFLOP/s':>9}{'roofline':>9}{'torch us':>10}"
-              f"{'speedup':>9}  genome", file=out)
-        for name, b in best.items():
-            w = b["workload"]
-            ref = ref_times.get(name)
-            frac = f"{w['roofline_frac']:.2f}" if w.get("roofline_frac") is not None else "-"
-            ref_text = f"{ref:.1f}" if ref else "-"
-            speedup = f"{ref / w['median_us']:.2f}x" if ref else "-"
-            genome = b["record"]
-            print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
-                  f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)
+    for group, members in problem_groups(records, _problem_genes(run_dir, config)).items():
+        _print_best(best_per_workload(members), ref_times, group, out)
     pareto = run_dir / "pareto.json"
     if pareto.is_file():
         data = json.loads(pareto.read_text())
@@ -80,3 +89,22 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         for status in sorted({r["status"] for r in failures}):
             r = next(f for f in failures if f["status"] == status)
             print(f"  {status}: {(r['error'] or '')[:160]}", file=out)
+
+
+def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], group: str, out: TextIO) -> None:
+    if not best:
+        return
+    print(f"\nbest genome per workload{' for ' + group if group else ''} (median us, IQR, TFLOP/s, fraction "
+          f"of roofline floor; PyTorch reference path from the same run"
+          f"{', on the default problem' if group else ''}):", file=out)
+    print(f"  {'workload':<14}{'best us':>10}{'iqr':>8}{'TFLOP/s':>9}{'roofline':>9}{'torch us':>10}"
+          f"{'speedup':>9}  genome", file=out)
+    for name, b in best.items():
+        w = b["workload"]
+        ref = ref_times.get(name)
+        frac = f"{w['roofline_frac']:.2f}" if w.get("roofline_frac") is not None else "-"
+        ref_text = f"{ref:.1f}" if ref else "-"
+        speedup = f"{ref / w['median_us']:.2f}x" if ref else "-"
+        genome = b["record"]
+        print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
+              f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)

@@ -114,3 +114,4 @@ def test_each_genome_is_audited_on_the_gpu_that_timed_it(tmp_path):
 
     assert audit(run, 1, make_runner, io.StringIO()) == 0
     assert asked == [1]
+
