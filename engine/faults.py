@@ -76,9 +76,11 @@ def inject(source: str, entry: str, fault: Fault) -> str:
 class FaultInjector:
     """Faults at a steady rate: after n genomes, floor(n * rate + phase) faults have been drawn
     (0.1 over 300 genomes is 30, not a binomial count anywhere from 19 to 41), their kinds
-    taken in shuffled rounds of the whole catalogue so that every kind turns up."""
+    taken in shuffled rounds of the whole catalogue so that every kind turns up. The catalogue
+    is the faults ``device_kind`` ("cpu" or "cuda") can raise: a drill must never expect a
+    status the device cannot produce."""
 
-    def __init__(self, rate: float, seed: int, device_kind: str = "cuda"):
+    def __init__(self, rate: float, seed: int, device_kind: str):
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"--inject-faults must be a rate between 0 and 1, not {rate}")
         self.rate = rate

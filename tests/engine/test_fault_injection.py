@@ -79,4 +79,4 @@ def test_the_injector_draws_the_requested_share_exactly_and_every_kind_of_fault(
     assert "launch_failure" not in {f.name for f in faults_for("cpu")}  # the interpreter has no grid limit
     assert {f.name for f in faults_for("cuda")} == {f.name for f in FAULTS}
     with pytest.raises(ValueError, match="between 0 and 1"):
-        FaultInjector(1.5, 0)
+        FaultInjector(1.5, 0, "cpu")
