@@ -4,7 +4,6 @@ whose correctness or speed does not reproduce within the recorded spread."""
 from __future__ import annotations
 
 import json
-import secrets
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
@@ -52,10 +51,7 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
         runner = make_runner(template, run_dir / "audit" / f"{i:03d}", r["device_index"])
         try:
             params = json.loads(r["params_json"])
-            result = runner.evaluate({"problem": template.problem, "language": template.language,
-                                      "entry": template.entry, "source": template.render(params),
-                                      "problem_args": template.problem_kwargs(params),
-                                      "seed": secrets.randbits(62)})
+            result = runner.evaluate(template.request(template.render(params), params))
         finally:
             runner.stop()
         problems = []

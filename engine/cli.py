@@ -6,7 +6,6 @@ import argparse
 import glob
 import json
 import os
-import secrets
 import shutil
 import signal
 import sys
@@ -172,8 +171,7 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
                   gpus: tuple[int, ...] | None = None) -> tuple[RunnerPool, bool]:
     # After a fault the fresh worker must first pass the PyTorch path (verification only), so
     # a sick GPU stops the run instead of failing every candidate after it.
-    canary = {"problem": template.problem, "language": template.language, "builtin": "torch_reference",
-              "seed": secrets.randbits(62), "bench": False}
+    canary = template.request(None, builtin="torch_reference", bench=False)
     gpus = gpus or getattr(args, "gpus", None)
     if gpus:  # one worker per GPU, each with its own log
         runners = [WorkerRunner(workdir, log.with_name(f"{log.stem}-gpu{g}{log.suffix}"), device="cuda",

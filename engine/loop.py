@@ -8,7 +8,6 @@ interpreter, or against a stub in tests.
 from __future__ import annotations
 
 import json
-import secrets
 import sys
 import time
 from dataclasses import dataclass, field
@@ -192,10 +191,7 @@ class EvolveLoop:
 
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {"problem": self.template.problem, "language": self.template.language,
-                "entry": self.template.entry, "source": source, "builtin": builtin,
-                "problem_args": self.template.problem_kwargs(params) if params else {},
-                "seed": secrets.randbits(62)}
+        return self.template.request(source, params, builtin=builtin)
 
     def _run_all(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Send requests to the runner (together when it has several workers); stop the run if

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import secrets
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,6 +72,14 @@ class Template:
     def problem_kwargs(self, params: Mapping[str, Value]) -> dict[str, Value]:
         """The problem's arguments for one genome (the cache format a CUDA genome reads, ...)."""
         return {arg: params[gene] for arg, gene in self.problem_args}
+
+    def request(self, source: str | None, params: Mapping[str, Value] | None = None, **fields) -> dict:
+        """One evaluation request for a worker: this template's problem, language and entry, the
+        rendered source, the problem arguments ``params`` set, and a fresh secret input seed;
+        ``fields`` add or override the rest (builtin, bench, guards, a fixed seed in tests)."""
+        return {"problem": self.problem, "language": self.language, "entry": self.entry, "source": source,
+                "problem_args": self.problem_kwargs(params) if params else {},
+                "seed": secrets.randbits(62), **fields}
 
     def render(self, params: Mapping[str, Value]) -> str:
         return render_text(self.text, params, str(self.path))

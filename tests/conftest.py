@@ -36,10 +36,7 @@ def faulty_request():
     template = load_template(FIXTURES / "templates" / "sparse_mla_faulty.triton.j2")
 
     def make(fault: str, **fields) -> dict:
-        request = {"problem": template.problem, "language": template.language, "entry": template.entry,
-                   "source": template.render({"FAULT": fault}), "seed": 11, "bench": False}
-        request.update(fields)
-        return request
+        return template.request(template.render({"FAULT": fault}), **{"seed": 11, "bench": False, **fields})
 
     return make
 

@@ -3,7 +3,7 @@
 Usage (on the GPU machine): git show REV:templates/sparse_mla.cu.j2 > old.cu.j2 first, then
     python3 scripts/device/compare_cuda_templates.py old.cu.j2
 Writes $OUT/cuda_compare2.json."""
-import json, os, secrets, sys
+import json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 from engine.template import load_template, template_from_text
@@ -22,8 +22,7 @@ rows = []
 for rep in range(2):  # old, new, old, new: the spread between repeats says what a difference means
     for name, p in genomes.items():
         for label, t in (("old", old), ("new", new)):
-            res = runner.evaluate({"problem": t.problem, "language": t.language, "entry": t.entry, "source": t.render(p),
-                                   "problem_args": t.problem_kwargs(p), "seed": secrets.randbits(62)})
+            res = runner.evaluate(t.request(t.render(p), p))
             wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
             print(f"{rep} {label} {res['status']:<10} {name}: b1 {wl.get('b1_ctx4k')} b8 {wl.get('b8_ctx4k')} "
                   f"b64 {wl.get('b64_ctx4k')} b128 {wl.get('b128_ctx4k')} {(res.get('error') or '')[:200]}", flush=True)

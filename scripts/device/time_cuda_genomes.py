@@ -1,6 +1,6 @@
 """Side-by-side timing of chosen CUDA genomes in one worker (same GPU, same call); edit the
 variants below. Usage: python3 scripts/device/time_cuda_genomes.py; writes $OUT/cuda_compare.json."""
-import json, os, secrets, sys, time
+import json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 from engine.template import load_template
@@ -25,8 +25,7 @@ runner.start()
 rows = []
 for name, p in variants.items():
     assert space.is_valid(p), (name, space.violations(p))
-    res = runner.evaluate({"problem": t.problem, "language": t.language, "entry": t.entry, "source": t.render(p),
-                           "problem_args": t.problem_kwargs(p), "seed": secrets.randbits(62)})
+    res = runner.evaluate(t.request(t.render(p), p))
     wl = {w["name"]: (round(w["median_us"], 1), round(w["iqr_us"], 1)) for w in res.get("workloads") or []}
     print(f"{res['status']:<10} {name}: {json.dumps({k: v[0] for k, v in wl.items()})} {(res.get('error') or '')[:300]}", flush=True)
     rows.append({"name": name, "params": p, "status": res["status"], "resources": res.get("resources"),

@@ -1,7 +1,7 @@
 """Time the Triton template's best genomes (per workload, from the archived sweep) in one worker,
 so that the CUDA run's figures have the Triton figures of the same call beside them.
 Usage: python3 scripts/device/time_triton_best.py [GPU]; writes $OUT/triton_best.json."""
-import json, os, secrets, sys
+import json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 from engine.template import load_template
@@ -25,8 +25,7 @@ runner.start()
 out = []
 for gid, pj in ids.items():
     p = json.loads(pj)
-    res = runner.evaluate({"problem": t.problem, "language": t.language, "entry": t.entry, "source": t.render(p),
-                           "seed": secrets.randbits(62)})
+    res = runner.evaluate(t.request(t.render(p), p))
     out.append({"genome_id": gid, "params": p, "status": res["status"], "workloads": res.get("workloads")})
     print(gid, res["status"], {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}, flush=True)
 runner.stop()

@@ -56,8 +56,7 @@ def test_each_fault_of_the_catalogue_gets_its_expected_status(cpu_runner, fault)
 
     template = load_template(REPO / SMALL)
     source = inject(template.render(template.load_space().default_params()), template.entry, fault)
-    result = cpu_runner.evaluate({"problem": template.problem, "language": template.language,
-                                  "entry": template.entry, "source": source, "seed": 5})
+    result = cpu_runner.evaluate(template.request(source, seed=5))
     assert result["status"] in fault.expected, (result["status"], result["error"])
 
 

@@ -191,8 +191,7 @@ def cpu_worker(module_worker):
 
 
 def request(source: str, genes: dict) -> dict:
-    return {"problem": TEMPLATE.problem, "language": "cuda", "entry": TEMPLATE.entry, "source": source,
-            "problem_args": TEMPLATE.problem_kwargs(params_of(genes)), "seed": 1}
+    return TEMPLATE.request(source, params_of(genes), seed=1)
 
 
 def inside_split_kernel(source: str, statement: str) -> str:

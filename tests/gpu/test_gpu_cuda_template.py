@@ -4,7 +4,6 @@ that writes out of bounds: illegal_address, the worker restarted, the next candi
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,7 @@ SPACE = TEMPLATE.load_space()
 def request(params: dict, source: str | None = None, bench: bool = True) -> dict:
     full = {**SPACE.default_params(), **params}
     assert SPACE.is_valid(full), SPACE.violations(full)
-    return {"problem": TEMPLATE.problem, "language": TEMPLATE.language, "entry": TEMPLATE.entry,
-            "source": source or TEMPLATE.render(full), "problem_args": TEMPLATE.problem_kwargs(full),
-            "seed": secrets.randbits(62), "bench": bench}
+    return TEMPLATE.request(source or TEMPLATE.render(full), full, bench=bench)
 
 
 @pytest.fixture(scope="module")

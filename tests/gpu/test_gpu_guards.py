@@ -46,7 +46,6 @@ def test_faults_only_a_gpu_can_raise_get_their_status_and_the_worker_goes_on(run
 
     template = load_template(REPO / "templates" / "sparse_mla.triton.j2")
     source = inject(template.render(template.load_space().default_params()), template.entry, fault)
-    result = runner.evaluate({"problem": template.problem, "language": template.language,
-                              "entry": template.entry, "source": source, "seed": 5, "bench": False})
+    result = runner.evaluate(template.request(source, seed=5, bench=False))
     assert result["status"] in fault.expected, (result["status"], result["error"])
     assert runner.evaluate(faulty_request("none"))["status"] == "ok"
