@@ -246,9 +246,6 @@ def cmd_evolve(args) -> int:
     if args.inject_faults and template.language != "triton":
         raise UserError(f"--inject-faults: the fault catalogue is written for Triton templates; "
                         f"{args.template} is {template.language}")
-    if template.language == "cuda" and args.device == "cpu":
-        raise UserError(f"{args.template}: a CUDA template runs only on a CUDA GPU, not with --device cpu; "
-                        f"`python -m engine compile {args.template} [--genome JSON]` builds a genome here")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     fresh = not run_dir.exists() or not any(run_dir.iterdir())

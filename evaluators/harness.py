@@ -62,11 +62,10 @@ class Evaluator:
                     static_check_triton(req["source"], req["entry"])
                 elif req["language"] == "cuda":
                     static_check_cuda(req["source"])
-            language = req.get("language")  # built-in requests (the canary) may name none
-            fn = (self._stage(result, "compile", lambda: self._load(req, result))
-                  if language == "cuda" and not req.get("builtin") else self._load(req, result))
+            # Loading is compiling for CUDA (nvcc) and importing for Triton: one stage either way.
+            fn = self._stage(result, "compile", lambda: self._load(req, result))
             if req.get("compile_only"):
-                if self.device.type == "cuda" and language == "triton":  # the interpreter
+                if self.device.type == "cuda" and req.get("language") == "triton":  # the interpreter
                     # compiles nothing, and nvcc has already built the cubin: loading was all
                     self._stage(result, "compile", lambda: self._compile_every_shape(problem, fn))
                 return result
