@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 
 try:  # cuda-python >= 0.4 exposes cuda.core at the top level
@@ -82,14 +81,3 @@ def _allow_dynamic_smem(kernel: Any, nbytes: int, device_index: int) -> None:
     if err != driver.CUresult.CUDA_SUCCESS:
         raise LaunchError(f"CUDA_ERROR launch attribute: {nbytes} B of dynamic shared memory refused ({err})")
 
-
-def ptr(t: torch.Tensor) -> int:
-    return t.data_ptr()
-
-
-def i32(v: int) -> np.int32:
-    return np.int32(v)
-
-
-def f32(v: float) -> np.float32:
-    return np.float32(v)

@@ -190,15 +190,9 @@ def dequantize_fp8_656(rows: torch.Tensor) -> torch.Tensor:
     return out.view(*rows.shape[:-1], D_QK)
 
 
-def cache_rows(kv_cache: torch.Tensor) -> torch.Tensor:
-    """The cache as one row per token: [rows, 576] bf16 or [rows, 656] uint8 (fp8_656)."""
-    if kv_cache.dtype == torch.uint8:
-        return kv_cache.view(-1, kv_cache.shape[-1])
-    return kv_cache.view(-1, D_QK)
-
-
 def _gather(kv_cache: torch.Tensor, idx: torch.Tensor) -> torch.Tensor:
-    rows = cache_rows(kv_cache)[idx]
+    """The cache rows ``idx`` names, as 576 values each (fp8_656 rows dequantized)."""
+    rows = kv_cache.view(-1, kv_cache.shape[-1])[idx]
     return dequantize_fp8_656(rows) if kv_cache.dtype == torch.uint8 else rows
 
 

@@ -74,9 +74,8 @@ def _cdiv(a: int, b: int) -> int:
 def make_entry(contract: LaunchContract, module) -> Callable:
     """``entry(q, kv_cache, indices, sm_scale, out, lse)`` launching the candidate's kernels;
     ``module`` is an ``evaluators.cuda_launch.CubinModule`` of its cubin."""
+    import numpy as np
     import torch
-
-    from evaluators.cuda_launch import f32, i32, ptr
 
     row_bytes = KV_FORMATS[contract.kv_format]
     sm_count = torch.cuda.get_device_properties(module.device_index).multi_processor_count
@@ -104,11 +103,12 @@ def make_entry(contract: LaunchContract, module) -> Callable:
             arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
                         if contract.combine == "fused" else part_lse)
         module.launch(contract.split_kernel, (n_hb, splits, batch), contract.threads, contract.smem_bytes,
-                      ptr(q), ptr(kv_cache), ptr(indices), ptr(out), ptr(lse), ptr(part_out), ptr(part_lse),
-                      ptr(arrivals), i32(heads), i32(topk), i32(splits), i32(rows), f32(sm_scale * LOG2E))
+                      *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
+                      np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
+                      np.float32(sm_scale * LOG2E))
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), 128, 0,
-                          ptr(part_out), ptr(part_lse), ptr(out), ptr(lse), i32(heads), i32(splits))
+                          *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits))
 
     return entry
 

@@ -8,7 +8,7 @@ import torch
 from engine.template import load_template
 from evaluators.cuda_compile import compile_cuda
 from evaluators.cuda_launch import CubinModule
-from evaluators.sparse_mla import SparseMlaDecode, make_inputs
+from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
 from evaluators.problem import Workload
 
@@ -22,10 +22,7 @@ dev = torch.device("cuda", 0)
 fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
 problem = SparseMlaDecode(p["KV_FORMAT"])
 w = Workload("b128_ctx32k", 128, 128, 2048, 32768)
-rows = SparseMlaDecode.pool_rows([w])
-pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_() if p["KV_FORMAT"] == "bf16"
-        else torch.zeros(rows, 656, dtype=torch.uint8, device=dev))
-inp = make_inputs(w, torch.Generator(dev).manual_seed(1), dev, pool)
+inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev))
 out, lse = problem.poisoned_outputs(w, dev)
 for _ in range(3):
     problem.call(fn, inp, (out, lse))

@@ -9,8 +9,7 @@ import pytest
 import torch
 
 from evaluators.harness import Evaluator
-from evaluators.problem import Workload
-from evaluators.sparse_mla import (D_V, KV_ROW_BYTES, SparseMlaDecode, _scores_fp32, cache_rows,
+from evaluators.sparse_mla import (D_V, KV_ROW_BYTES, SparseMlaDecode,
                                    dequantize_fp8_656, quantize_fp8_656, reference, torch_reference_path)
 
 CPU = torch.device("cpu")
@@ -139,27 +138,15 @@ def test_an_unknown_cache_format_is_refused_by_name():
         SparseMlaDecode("nvfp4")
 
 
-def unscaled_reference_path(q, kv_cache, indices, sm_scale, out, lse):
-    """torch_reference_path's math with one mistake: the e4m3 values are used without their scales."""
-    valid = indices >= 0
-    raw = cache_rows(kv_cache)[indices.clamp(min=0).long()]                # [B, k, 656]
-    values = raw[..., :D_V].contiguous().view(torch.float8_e4m3fn).float()
-    rope = raw[..., D_V + 16:].contiguous().view(torch.bfloat16).float()
-    rows = torch.cat([values, rope], dim=-1).to(torch.bfloat16)
-    s = _scores_fp32(q, rows.transpose(1, 2)) * sm_scale
-    s = s.masked_fill(~valid[:, None, :], float("-inf"))
-    l = torch.logsumexp(s, dim=-1)
-    empty = ~valid.any(dim=-1)
-    p = torch.exp(s - l.masked_fill(empty[:, None], 0.0)[..., None])
-    out.copy_(torch.bmm(p.to(rows.dtype), rows[..., :D_V]))
-    lse.copy_(l.masked_fill(empty[:, None], float("inf")))
-
-
 def test_forgetting_the_scales_fails_the_check(fp8_pool):
+    """The PyTorch path run on a copy of the cache whose scales all read 1.0 (the e4m3 values used
+    unscaled) must fail the check against the real cache."""
     w = FP8.verify_shapes("cpu")[0]
     inp = FP8.make_inputs(w, torch.Generator().manual_seed(8), fp8_pool)
+    unscaled = inp.kv_cache.clone()
+    unscaled[..., D_V:D_V + 16] = torch.ones(4).view(torch.uint8)
     outputs = FP8.poisoned_outputs(w, CPU)
-    FP8.call(unscaled_reference_path, inp, outputs)
+    torch_reference_path(inp.q, unscaled, inp.indices, inp.sm_scale, *outputs)
     failure, _ = FP8.check(inp, outputs)
     assert failure is not None and "out of tolerance" in failure
     # the same mistake cannot hide behind the bf16 reference either: the checked cache is the fp8 one
