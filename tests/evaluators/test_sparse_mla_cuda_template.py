@@ -45,7 +45,18 @@ GENOMES = {
                                         COMBINE="separate"),
     "wgmma_fp8_fused_s1_8splits": dict(MMA="wgmma", KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
                                        THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=8, COMBINE="fused"),
+    "seesaw_bf16_32rows_8lanes_auto": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                           HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                           NUM_SPLITS="auto", COMBINE="separate"),
+    "seesaw_fp8_64rows_prefetch_fused": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                             HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2,
+                                             GATHER_LANES=4, L2_PREFETCH=2, NUM_SPLITS=8, COMBINE="fused"),
 }
+
+
+def launch_threads(genes: dict) -> int:
+    """Threads per CTA: the seesaw kernel adds a producer warpgroup to the two that compute."""
+    return 384 if genes.get("PIPELINE") == "seesaw" else genes["THREADS"]
 
 
 def params_of(genes: dict) -> dict:
@@ -80,6 +91,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert values("COMBINE") == {"separate", "fused"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
+    assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
     for genes in GENOMES.values():
         params_of(genes)  # each one is a point of the space
 
@@ -99,7 +111,7 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     split = kernels[contract.split_kernel]
     assert split.stack_bytes == 0, split  # the accumulators stay in registers, not local memory
     # __launch_bounds__(THREADS, 1): the register file caps a thread at 65536 / THREADS (255 at most)
-    assert 64 <= split.registers <= min(255, 65536 // GENOMES[name]["THREADS"]), split
+    assert 64 <= split.registers <= min(255, 65536 // launch_threads(GENOMES[name])), split
     totals = build.totals()
     assert totals["spill_bytes"] == 0 and 64 <= totals["registers"] <= 255
     # all shared memory is dynamic: the launcher passes smem_bytes from the launch line
@@ -112,7 +124,9 @@ def test_launch_line_agrees_with_the_genes(name):
     contract = parse_contract(render(genes))
     assert (contract.heads_per_cta, contract.threads, contract.topk_tile, contract.num_splits,
             contract.combine, contract.kv_format) == \
-        (genes["HEADS_PER_CTA"], genes["THREADS"], genes["TOPK_TILE"], genes["NUM_SPLITS"],
+        (genes["HEADS_PER_CTA"], launch_threads(genes),
+         # the seesaw kernel takes its tiles in pairs, so splits are planned in whole pairs
+         genes["TOPK_TILE"] * (2 if genes.get("PIPELINE") == "seesaw" else 1), genes["NUM_SPLITS"],
          genes["COMBINE"], genes["KV_FORMAT"])
     assert contract.split_kernel != contract.combine_kernel
     # the query block and the pipelined tiles alone are a lower bound; 227 KB the upper one
@@ -128,8 +142,8 @@ def test_the_space_constraint_keeps_every_valid_genome_within_shared_memory():
     # combination of the genes that size shared memory.
     seen, worst = set(), 0
     for params in SPACE.valid_points():
-        key = tuple(params[g] for g in ("MMA", "HEADS_PER_CTA", "THREADS", "HEADS_PER_WARP", "TOPK_TILE",
-                                        "STAGES", "KV_FORMAT"))
+        key = tuple(params[g] for g in ("MMA", "PIPELINE", "HEADS_PER_CTA", "THREADS", "HEADS_PER_WARP",
+                                        "TOPK_TILE", "STAGES", "KV_FORMAT"))
         if key in seen:
             continue
         seen.add(key)

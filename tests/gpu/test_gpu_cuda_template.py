@@ -32,7 +32,13 @@ def runner(module_worker):
     {"KV_FORMAT": "fp8_656", "NUM_SPLITS": 4, "COMBINE": "fused"},
     {"MMA": "wgmma", "TOPK_TILE": 64, "STAGES": 2},
     {"MMA": "wgmma", "TOPK_TILE": 64, "STAGES": 1, "KV_FORMAT": "fp8_656", "PIPELINE": "overlap"},
-], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap"])
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8},
+    # 32 splits of one 64-row tile each: every pair's second tile is the padding of invalid rows
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 2, "NUM_SPLITS": 32},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
+     "NUM_SPLITS": 4, "COMBINE": "fused", "L2_PREFETCH": 2},
+], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
+        "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
