@@ -56,11 +56,13 @@ def parse_contract(source: str) -> LaunchContract:
 
 
 def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int) -> tuple[int, int]:
-    """(splits, rows per split): 'auto' gives each SM about one CTA; rows per split are whole tiles."""
+    """(splits, rows per split): 'auto' gives each SM at most one CTA, never a partial second wave
+    (splitting 128 CTAs in two on 132 SMs would make 256: one wave and most of another); rows per
+    split are whole tiles."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     if contract.num_splits == "auto":
         ctas = batch * (heads // contract.heads_per_cta)
-        splits = max(1, min(tiles, _cdiv(sm_count, ctas)))
+        splits = max(1, min(tiles, sm_count // ctas))
     else:
         splits = max(1, min(int(contract.num_splits), tiles))
     rows = _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile

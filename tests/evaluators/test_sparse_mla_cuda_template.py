@@ -177,8 +177,12 @@ def test_auto_splits_fill_the_sms_only_when_the_batch_does_not():
     splits, rows = split_plan(c, 1, 128, 2048, sm_count=132)
     assert splits > 1
     assert (splits, rows) == (64, 32)  # 2 CTAs per token want 66 splits; 64 tiles of 32 rows cap it
-    # 16 CTAs want ceil(132 / 16) = 9 splits of 228 rows; whole tiles make 256 rows, so 8 splits
+    # 16 CTAs want 132 // 16 = 8 splits of 256 rows
     assert split_plan(c, 8, 128, 2048, sm_count=132) == (8, 256)
+    # 128 CTAs fill 128 of 132 SMs: a second split would start a second wave
+    assert split_plan(c, 64, 128, 2048, sm_count=132) == (1, 2048)
+    # 12 CTAs: 11 splits of 187 rows, in whole 32-row tiles 192 rows, so 11 splits
+    assert split_plan(c, 6, 128, 2048, sm_count=132) == (11, 192)
     assert split_plan(c, 1, 128, 2048, sm_count=1) == (1, 2048)  # one SM: nothing to fill
     assert split_plan(contract(4), 1, 128, 2048, sm_count=132) == (4, 512)
 
