@@ -9,7 +9,6 @@ and of the template it fills.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import random
 from dataclasses import dataclass, field
@@ -57,6 +56,13 @@ class Constraint:
     @property
     def text(self) -> str:
         return self.expr.text
+
+
+class _TooBig(Exception):
+    """A space whose listing was abandoned (too many steps)."""
+
+
+_UNLISTED = object()
 
 
 class InvalidGenome(ValueError):
@@ -119,7 +125,15 @@ class Space:
         return {g.name: g.default for g in self.genes}
 
     def sample(self, rng: random.Random, max_tries: int = 10_000) -> dict[str, Value]:
-        """A uniformly drawn member of the space, by rejection against the constraints."""
+        """A uniformly drawn member of the space: a draw from the list of valid genomes when the
+        space is small enough to list, else by rejection against the constraints. (Rejection
+        slows as constraints bite: at 0.5% valid, 200 draws of the CUDA space took 2 s, which
+        made every constrained TPE proposal cost seconds.)"""
+        listed = self.listed()
+        if listed is not None:
+            if not listed:
+                raise RuntimeError(f"space {self.name}: no valid genome; constraints too tight?")
+            return dict(rng.choice(listed))
         for _ in range(max_tries):
             params = {g.name: rng.choice(g.values) for g in self.genes}
             if self.is_valid(params):
@@ -127,11 +141,52 @@ class Space:
         raise RuntimeError(f"space {self.name}: no valid genome in {max_tries} draws; constraints too tight?")
 
     def valid_points(self) -> Iterator[dict[str, Value]]:
-        """Every valid genome's params, in the order of the genes' values."""
-        for combo in itertools.product(*(g.values for g in self.genes)):
-            params = dict(zip(self.gene_names, combo))
-            if self.is_valid(params):
-                yield params
+        """Every valid genome's params, in the order of the genes' values (the order of
+        ``itertools.product`` over the genes). A constraint is tested as soon as every gene it
+        reads has a value, so a violated one prunes all the genomes below it at once."""
+        yield from self._walk(node_limit=None)
+
+    def _walk(self, node_limit: int | None) -> Iterator[dict[str, Value]]:
+        names = self.gene_names
+        due: list[list[Constraint]] = [[] for _ in names]  # constraints tested at each depth
+        for c in self.constraints:
+            due[max((names.index(n) for n in c.expr.names), default=0)].append(c)
+        params: dict[str, Value] = {}
+        visited = 0
+
+        def holds(c: Constraint) -> bool:
+            try:
+                return bool(c.expr.evaluate(params))
+            except Exception:  # as in violations(): a constraint that cannot be evaluated excludes
+                return False
+
+        def walk(depth: int) -> Iterator[dict[str, Value]]:
+            nonlocal visited
+            if depth == len(names):
+                yield dict(params)
+                return
+            for value in self.genes[depth].values:
+                visited += 1
+                if node_limit is not None and visited > node_limit:
+                    raise _TooBig
+                params[names[depth]] = value
+                if all(holds(c) for c in due[depth]):
+                    yield from walk(depth + 1)
+            del params[names[depth]]
+
+        yield from walk(0)
+
+    def listed(self) -> list[dict[str, Value]] | None:
+        """Every valid genome (listed once, then kept), or None for a space too big to list (over
+        2M steps of the pruned walk); sample() and the strategies draw from it."""
+        cached = self.__dict__.get("_listed_cache", _UNLISTED)
+        if cached is _UNLISTED:
+            try:
+                cached = list(self._walk(node_limit=2_000_000))
+            except _TooBig:
+                cached = None
+            object.__setattr__(self, "_listed_cache", cached)  # a cache on a frozen dataclass
+        return cached
 
     def restrict(self, fixed: Mapping[str, Value]) -> "Space":
         """The slice of this space with some genes held at one value (their default becomes

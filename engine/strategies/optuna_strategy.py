@@ -114,14 +114,17 @@ class OptunaStrategy:
         return Proposal(self.space.sample(self._rng), f"{self.name}-fallback-random")
 
     def _repair(self, params: dict[str, Value]) -> dict[str, Value] | None:
-        """The valid, unseen genome that differs from ``params`` in the fewest genes (ties at random)."""
+        """The valid, unseen genome that differs from ``params`` in the fewest genes (ties at
+        random): among all valid genomes when the space can be listed, else among 200 draws."""
+        pool = self.space.listed()
+        if pool is None:
+            pool = [self.space.sample(self._rng) for _ in range(200)]
         candidates = []
-        for _ in range(200):
-            cand = self.space.sample(self._rng)
+        for cand in pool:
             key = canonical_json(cand)
             if key not in self._known and key not in self._pending:
                 candidates.append((sum(cand[g] != params[g] for g in params), self._rng.random(), cand))
-        return min(candidates, key=lambda c: c[:2])[2] if candidates else None
+        return dict(min(candidates, key=lambda c: c[:2])[2]) if candidates else None
 
     def _values(self, r: Told) -> list[float] | None:
         objectives = r.objectives or ((r.objective,) if r.objective is not None else None)

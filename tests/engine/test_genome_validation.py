@@ -280,6 +280,42 @@ def test_sample_of_real_space_is_valid_and_reproducible_with_a_seed():
     assert all(space.is_valid(p) for p in a)
 
 
+def test_valid_points_are_the_product_filtered_by_the_constraints_in_product_order():
+    # the pruned walk tests each constraint as soon as its genes are set; it must give exactly
+    # the genomes, in exactly the order, of filtering the full product
+    for space in (small_space((("A * B <= 64", "budget"), ("FLAG or MODE == 'auto'", "needs flag"),
+                               ("B != 3 or A == 16", "three only with 16"))),
+                  load_space(REAL_SPACE)):
+        brute = [dict(zip(space.gene_names, combo)) for combo in itertools.product(*(g.values for g in space.genes))]
+        brute = [p for p in brute if space.is_valid(p)]
+        assert list(space.valid_points()) == brute
+        assert space.listed() == brute and len(brute) > 10
+
+
+def test_a_constraint_that_fails_to_evaluate_excludes_its_genomes_from_the_walk():
+    space = small_space((("A // (B - 2) >= 0", "divides by zero at B == 2"),))
+    points = list(space.valid_points())
+    assert points and all(p["B"] != 2 for p in points)
+    assert all(space.is_valid(p) for p in points)
+
+
+def test_sample_of_a_space_too_big_to_list_falls_back_to_rejection():
+    # 2^22 genomes: the walk stops after 2M steps and sample() draws by rejection instead
+    genes = tuple(Gene(f"G{i}", "bool", (False, True), False) for i in range(22))
+    space = Space("wide", genes, (Constraint(Expression("G0 or G1"), "one of the first two"),))
+    assert space.listed() is None
+    draws = [space.sample(random.Random(k)) for k in range(50)]
+    assert all(p["G0"] or p["G1"] for p in draws)
+    assert len({tuple(p.values()) for p in draws}) == 50
+
+
+def test_sample_draws_every_valid_genome_of_a_small_space():
+    space = small_space((("A * B <= 64", "budget"),))
+    rng = random.Random(7)
+    seen = {tuple(sorted(space.sample(rng).items())) for _ in range(2000)}
+    assert seen == {tuple(sorted(p.items())) for p in space.valid_points()}
+
+
 def test_sample_raises_when_no_genome_satisfies_the_constraints():
     space = small_space((("A > 1000", "impossible"),))
     with pytest.raises(RuntimeError, match="no valid genome"):
