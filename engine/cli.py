@@ -21,7 +21,9 @@ from engine.objectives import parse_objectives
 from engine.genome import Genome, InvalidGenome, complete, parse_params
 from engine.loop import EvolveLoop
 from engine.run_folder import default_run_dir, open_run
+from engine.run_lock import run_lock
 from engine.show import show
+from engine.store.compact import compact
 from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
 from engine.strategies import STRATEGIES, make_strategy
@@ -101,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     sh = sub.add_parser("show", help="best genome per workload and failure counts of a run folder")
     sh.add_argument("run_dir", type=Path)
     sh.add_argument("--top", type=_positive, default=5)
+
+    cp = sub.add_parser("compact", help="merge a run folder's Parquet parts into one (to copy or archive it)")
+    cp.add_argument("run_dir", type=Path)
     return p
 
 
@@ -139,7 +144,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
     try:
-        return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show,
+        return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show, "compact": cmd_compact,
                 "audit": cmd_audit, "compile": cmd_compile,
                 "compare-strategies": cmd_compare}[args.command](args)
     except UserError as exc:
@@ -250,6 +255,11 @@ def cmd_evolve(args) -> int:
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     fresh = not run_dir.exists() or not any(run_dir.iterdir())
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed)
+    with run_lock(run_dir):
+        return _evolve(args, template, space, run_dir, config, fresh)
+
+
+def _evolve(args, template: Template, space, run_dir: Path, config, fresh: bool) -> int:
     if config.fixed:
         space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []
@@ -385,4 +395,16 @@ def cmd_compare(args) -> int:
 
 def cmd_show(args) -> int:
     show(args.run_dir, sys.stdout, args.top)
+    return 0
+
+
+def cmd_compact(args) -> int:
+    if not (args.run_dir / "run.json").is_file():
+        raise UserError(f"{args.run_dir}: not a run folder (no run.json)")
+    with run_lock(args.run_dir):
+        merged, rows, part = compact(args.run_dir)
+    if merged <= 1:
+        print(f"{args.run_dir}: {merged} part ({rows} rows); nothing to merge")
+    else:
+        print(f"{args.run_dir}: {merged} parts merged into {part.name} ({rows} rows)")
     return 0

@@ -13,6 +13,9 @@ from engine.store.schema import SCHEMA, SCHEMA_VERSION
 
 
 def read_table(run_dir: Path) -> pa.Table:
+    if (run_dir / ".compacting").is_dir():
+        raise UserError(f"{run_dir}: a compaction stopped half-way; `python -m engine compact {run_dir}` "
+                        f"finishes it (no row is lost)")
     parts = sorted(run_dir.glob("part-*.parquet"))
     if not parts:
         return SCHEMA.empty_table()

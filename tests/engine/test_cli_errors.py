@@ -342,3 +342,21 @@ def test_evolve_resume_with_another_slice_leaves_the_folder_untouched(tmp_path):
     proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir, "--fix", "MASK_INVALID_ROWS=true")
     assert_user_error(proc, "--fix MASK_INVALID_ROWS=true", "MASK_INVALID_ROWS=false")
     assert (run_dir / "run.json").read_bytes() == before
+
+
+def test_a_second_evolve_on_a_run_being_written_is_refused_and_writes_nothing(tmp_path):
+    # two writers would number their Parquet parts from the same counter
+    import fcntl
+    import os
+
+    run_dir = tmp_path / "run"
+    open_run(run_dir, load_template(REPO / REAL_TEMPLATE), "ga", 0, resume=False)
+    fd = os.open(run_dir / ".lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # as the first evolve holds it
+        before = sorted(p.name for p in run_dir.rglob("*"))
+        proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir, "--device", "cpu")
+    finally:
+        os.close(fd)
+    assert_user_error(proc, str(run_dir), "another engine process is writing this run")
+    assert sorted(p.name for p in run_dir.rglob("*")) == before

@@ -1,0 +1,30 @@
+"""One writer per run folder: evolve and compact hold an exclusive lock on ``<run>/.lock``.
+
+Two processes appending to one run would number their Parquet parts from the same counter and
+overwrite each other's; a compaction under a running evolve would race its next part. The
+lock is an advisory ``flock``: the kernel drops it when the holder exits, however it exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from pathlib import Path
+from typing import Iterator
+
+from engine.errors import UserError
+
+
+@contextlib.contextmanager
+def run_lock(run_dir: Path) -> Iterator[None]:
+    path = run_dir / ".lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UserError(f"{run_dir}: another engine process is writing this run (it holds {path})") from None
+        yield
+    finally:
+        os.close(fd)
