@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 
 from engine.errors import UserError
 from engine.store.reader import read_table
+from engine.store.writer import write_part_file
 
 PENDING = ".compacting"  # holds the replaced parts while the swap is under way
 TARGET = "target"        # in PENDING: the name of the part that replaces them
@@ -32,7 +33,7 @@ def compact(run_dir: Path) -> tuple[int, int, Path | None]:
     table = read_table(run_dir)
     target = run_dir / f"part-{1 + max(int(p.stem.split('-')[1]) for p in parts):06d}.parquet"
     tmp = run_dir / (target.name + ".tmp")
-    pq.write_table(table, tmp)
+    write_part_file(table, tmp)
     back = pq.read_table(tmp)
     if back.num_rows != table.num_rows or back.column("attempt").to_pylist() != table.column("attempt").to_pylist():
         tmp.unlink()

@@ -41,3 +41,8 @@ class ResultsWriter:
         full["run_id"] = self.run_id
         full["created_at"] = full["created_at"] or dt.datetime.now(dt.timezone.utc)
         return full
+
+
+def write_part_file(table: pa.Table, path: Path) -> None:
+    """One table as a Parquet file at ``path`` (the compaction's merged part, before its swap)."""
+    pq.write_table(table.cast(SCHEMA), path)

@@ -1,0 +1,99 @@
+"""The CUDA template's e4m3 -> bf16 dequantization, run on the CPU: the functions between the
+rendered source's `// ---- e4m3 to bf16` and `// ---- e4m3 end` markers are host-and-device code,
+so nvcc builds them into a host program that checks every pair of e4m3 codes, times power-of-two
+scales from 2^-30 to 2^20 (both sides of the one-product limit 2^15) and a zero scale, against a
+decoding of the e4m3 bits written independently here. No GPU is needed; on the GPU the same
+functions run inside the kernel (the GPU tier checks the kernel's output)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine.template import load_template
+
+REPO = Path(__file__).resolve().parents[2]
+TEMPLATE = load_template(REPO / "templates" / "sparse_mla.cu.j2")
+SPACE = TEMPLATE.load_space()
+
+CHECK = r"""
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <stdint.h>
+#include <string.h>  // the check's own memcpy
+#include <math.h>
+#include <stdio.h>
+
+namespace kg {
+%(snippet)s
+}
+
+// e4m3: sign, 4 exponent bits (bias 7), 3 mantissa bits; exponent 0 is subnormal; S.1111.111 is NaN
+static bool decode(uint32_t b, double* v) {
+  const int e = (b >> 3) & 15, m = b & 7;
+  if (e == 15 && m == 7) return false;
+  const double mag = e == 0 ? ldexp(m / 8.0, -6) : ldexp(1.0 + m / 8.0, e - 7);
+  *v = (b & 0x80) ? -mag : mag;
+  return true;
+}
+
+static double bf16_value(uint32_t h) {
+  uint32_t bits = h << 16;
+  float f;
+  memcpy(&f, &bits, 4);
+  return f;
+}
+
+int main() {
+  long checked = 0, wrong = 0;
+  for (int k = -31; k <= 20; ++k) {
+    const float scale = k == -31 ? 0.f : ldexpf(1.f, k);
+    const uint32_t mult = kg::dequant_multiplier(scale);
+    if ((mult == kg::TWO_PRODUCTS) != (k > 15)) { printf("multiplier rule broken at 2^%%d\n", k); return 2; }
+    for (uint32_t two = 0; two < 65536; ++two) {
+      double lo, hi;
+      if (!decode(two & 0xff, &lo) || !decode(two >> 8, &hi)) continue;
+      const uint32_t r = kg::e4m3x2_to_bf16x2_scaled(two, mult, scale);
+      ++checked;
+      if (bf16_value(r & 0xffff) != lo * scale || bf16_value(r >> 16) != hi * scale) {
+        if (++wrong <= 5) printf("two=%%04x scale=2^%%d: got %%g %%g want %%g %%g\n", two, k,
+                                 bf16_value(r & 0xffff), bf16_value(r >> 16), lo * scale, hi * scale);
+      }
+    }
+  }
+  printf("%%ld mismatches of %%ld\n", wrong, checked);
+  return wrong != 0;
+}
+"""
+
+
+def snippet() -> str:
+    params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
+              "GATHER_LANES": 8, "KV_FORMAT": "fp8_656"}
+    source = TEMPLATE.render(params)
+    begin, end = source.index("// ---- e4m3 to bf16"), source.index("// ---- e4m3 end")
+    return source[begin:end]
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_every_e4m3_pair_dequantizes_exactly_at_every_scale(tmp_path):
+    program = tmp_path / "check.cu"
+    program.write_text(CHECK % {"snippet": snippet()})
+    build = subprocess.run(["nvcc", "-O2", "-o", str(tmp_path / "check"), str(program)],
+                           capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr[-3000:]
+    run = subprocess.run([str(tmp_path / "check")], capture_output=True, text=True, timeout=300)
+    # 254 x 254 non-NaN pairs at 52 scales; any mismatch is printed before the count
+    assert run.stdout.strip().endswith(f"0 mismatches of {254 * 254 * 52}"), run.stdout
+    assert run.returncode == 0
+
+
+def test_the_markers_hold_the_whole_conversion():
+    text = snippet()
+    for name in ("e4m3x2_as_bf16x2_times_2m112", "bf16x2_mul", "dequant_multiplier", "e4m3x2_to_bf16x2_scaled"):
+        assert f" {name}(" in text, name
+    assert "asm" not in text  # inline PTX would not build for the host
