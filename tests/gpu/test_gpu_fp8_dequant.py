@@ -1,0 +1,62 @@
+"""GPU tier: the CUDA template's e4m3 -> bf16 dequantization run on the device itself, on every
+pair of e4m3 codes at power-of-two scales on both sides of the one-product limit (2^15), against
+PyTorch's float8_e4m3fn decoding. The cpu tier runs the same functions on the host
+(tests/evaluators/test_fp8_dequant_on_host.py); this one checks what the device compiles them to
+(HMUL2.BF16, the f16 unpack of the e4m3 pair)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.evaluators.test_fp8_dequant_on_host import snippet
+
+KERNEL = """
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+#include <stdint.h>
+namespace kg {
+%s
+}
+extern "C" __global__ void dequant_every_pair(const float* scales, int n_scales, uint32_t* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 65536 * n_scales) return;
+  const float scale = scales[i >> 16];
+  out[i] = kg::e4m3x2_to_bf16x2_scaled(i & 0xffff, kg::dequant_multiplier(scale), scale);
+}
+"""
+
+
+@pytest.mark.gpu
+def test_the_device_dequantizes_every_e4m3_pair_exactly(tmp_path):
+    import torch
+
+    from evaluators.cuda_compile import compile_cuda
+    from evaluators.cuda_launch import CubinModule
+
+    build = compile_cuda(KERNEL % snippet(), tmp_path)
+    assert build.ok, build.log[-3000:]
+    dev = torch.device("cuda", 0)
+    exponents = list(range(-30, 21))
+    scales = torch.tensor([0.0] + [2.0 ** k for k in exponents], device=dev, dtype=torch.float32)
+    out = torch.full((65536 * len(scales),), 0xFFFFFFFF, device=dev, dtype=torch.int64).to(torch.int32)
+    module = CubinModule(Path(build.cubin), dev)
+    module.launch("dequant_every_pair", (out.numel() // 256, 1, 1), 256, 0,
+                  scales.data_ptr(), np.int32(len(scales)), out.data_ptr())
+    torch.cuda.synchronize()
+
+    codes = torch.arange(256, dtype=torch.uint8).view(torch.float8_e4m3fn).to(torch.float32)
+    ok = ~torch.isnan(codes)
+    got = out.view(len(scales), 65536).cpu()
+    lo_bits, hi_bits = (got & 0xFFFF).to(torch.int32), ((got >> 16) & 0xFFFF).to(torch.int32)
+    as_float = lambda bits: (bits << 16).view(torch.float32)  # noqa: E731  bf16 bits -> float
+    pairs = torch.arange(65536)
+    lo_code, hi_code = pairs & 0xFF, pairs >> 8
+    valid = ok[lo_code] & ok[hi_code]
+    for k, scale in enumerate(scales.cpu().tolist()):
+        want_lo, want_hi = codes[lo_code] * scale, codes[hi_code] * scale
+        assert torch.equal(as_float(lo_bits[k])[valid], want_lo[valid]), f"scale {scale}"
+        assert torch.equal(as_float(hi_bits[k])[valid], want_hi[valid]), f"scale {scale}"
