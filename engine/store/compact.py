@@ -17,10 +17,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from engine.errors import UserError
+from engine.store.reader import COMPACTING as PENDING  # holds the replaced parts while the swap is under way
 from engine.store.reader import read_table
 from engine.store.writer import write_part_file
 
-PENDING = ".compacting"  # holds the replaced parts while the swap is under way
 TARGET = "target"        # in PENDING: the name of the part that replaces them
 
 

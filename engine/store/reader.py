@@ -12,8 +12,13 @@ from engine.errors import UserError
 from engine.store.schema import SCHEMA, SCHEMA_VERSION
 
 
+# Where `engine compact` parks the parts it replaces (engine.store.compact); while it exists the
+# run's rows are not all in its visible parts, so nothing reads the run.
+COMPACTING = ".compacting"
+
+
 def read_table(run_dir: Path) -> pa.Table:
-    if (run_dir / ".compacting").is_dir():
+    if (run_dir / COMPACTING).is_dir():
         raise UserError(f"{run_dir}: a compaction stopped half-way; `python -m engine compact {run_dir}` "
                         f"finishes it (no row is lost)")
     parts = sorted(run_dir.glob("part-*.parquet"))

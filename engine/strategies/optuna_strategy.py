@@ -36,6 +36,9 @@ OPTIONS = {
 optuna.logging.set_verbosity(optuna.logging.WARNING)
 
 
+_NOT_YET = object()  # the keyed listing of the space, before its first repair
+
+
 class OptunaStrategy:
     def __init__(self, space: Space, seed: int, sampler: str = "tpe", directions: int = 1, **options):
         if sampler not in SAMPLERS:
@@ -56,6 +59,7 @@ class OptunaStrategy:
         self._pending: dict[str, optuna.trial.Trial] = {}
         self._known: dict[str, list[float] | None] = {}  # canonical params -> values told
         self._rng = random.Random(seed)
+        self._keyed: object = _NOT_YET
         self._learn_stored_trials()
 
     # -- protocol ----------------------------------------------------------------------------
@@ -116,15 +120,22 @@ class OptunaStrategy:
     def _repair(self, params: dict[str, Value]) -> dict[str, Value] | None:
         """The valid, unseen genome that differs from ``params`` in the fewest genes (ties at
         random): among all valid genomes when the space can be listed, else among 200 draws."""
-        pool = self.space.listed()
+        pool = self._listed_with_keys()
         if pool is None:
-            pool = [self.space.sample(self._rng) for _ in range(200)]
+            pool = [(canonical_json(c), c) for c in (self.space.sample(self._rng) for _ in range(200))]
         candidates = []
-        for cand in pool:
-            key = canonical_json(cand)
+        for key, cand in pool:
             if key not in self._known and key not in self._pending:
                 candidates.append((sum(cand[g] != params[g] for g in params), self._rng.random(), cand))
         return dict(min(candidates, key=lambda c: c[:2])[2]) if candidates else None
+
+    def _listed_with_keys(self) -> list[tuple[str, dict[str, Value]]] | None:
+        """Every valid genome with its key, keyed once (repairs come every few asks), or None for
+        a space too big to list."""
+        if self._keyed is _NOT_YET:
+            listed = self.space.listed()
+            self._keyed = [(canonical_json(c), c) for c in listed] if listed is not None else None
+        return self._keyed
 
     def _values(self, r: Told) -> list[float] | None:
         objectives = r.objectives or ((r.objective,) if r.objective is not None else None)
