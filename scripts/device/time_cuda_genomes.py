@@ -1,46 +1,64 @@
 """Side-by-side timing of chosen CUDA genomes in one worker (same GPU, same call).
 
 Usage: python3 scripts/device/time_cuda_genomes.py [VARIANTS.json] [--repeats N] [--timeout-s S]
+                                                   [--old OLD.cu.j2] [--json NAME]
 VARIANTS.json maps a name to gene changes from the space's defaults (without it, the list below).
 Each repeat times every variant once, in order, so the spread between repeats says what a
-difference means. A variant that times out is not tried again, nor are later ones sharing its
-PIPELINE: a hung schedule would burn the timeout on each. Writes $OUT/cuda_compare.json."""
+difference means. With --old (a former version of the template, e.g. from `git show
+REV:templates/sparse_mla.cu.j2`), each variant is timed with the old and the current template in
+turn. A variant that times out is not tried again, nor are later ones sharing its PIPELINE: a
+hung schedule would burn the timeout on each. Writes $OUT/NAME (default cuda_compare.json)."""
 import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
-from engine.template import load_template
+from engine.template import load_template, template_from_text
 from evaluators.runner import WorkerRunner
 
+TEMPLATE = Path("templates/sparse_mla.cu.j2")
 DEFAULT_VARIANTS = {
     "wgmma,bk64,s2": {"MMA": "wgmma", "TOPK_TILE": 64, "STAGES": 2},
     "fp8,wgmma,bk64,s1,overlap": {"MMA": "wgmma", "TOPK_TILE": 64, "STAGES": 1, "KV_FORMAT": "fp8_656",
                                   "PIPELINE": "overlap"},
 }
 
-ap = argparse.ArgumentParser()
-ap.add_argument("variants", nargs="?")
-ap.add_argument("--repeats", type=int, default=1)
-ap.add_argument("--timeout-s", type=float, default=120)
-args = ap.parse_args()
-changes = json.loads(Path(args.variants).read_text()) if args.variants else DEFAULT_VARIANTS
-t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
-variants = {name: dict(space.default_params(), **delta) for name, delta in changes.items()}
-for name, p in variants.items():
-    assert space.is_valid(p), (name, space.violations(p))
-runner = WorkerRunner(Path("results/compare/kernels"), Path("results/compare/worker.log"), device="cuda",
-                      timeout_s=args.timeout_s)
-runner.start()
-rows, hung = [], set()
-for rep in range(args.repeats):
+
+def main(argv=None, default_variants=DEFAULT_VARIANTS):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants", nargs="?")
+    ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--timeout-s", type=float, default=120)
+    ap.add_argument("--old", type=Path, help="a former version of the template, timed beside the current one")
+    ap.add_argument("--json", default="cuda_compare.json")
+    args = ap.parse_args(argv)
+    changes = json.loads(Path(args.variants).read_text()) if args.variants else default_variants
+    t = load_template(TEMPLATE); space = t.load_space()
+    versions = {"new": t}
+    if args.old:  # the old text, rendered with the same genes (those it does not read are ignored)
+        versions = {"old": template_from_text(TEMPLATE, args.old.read_text(), t.space_path.resolve()), "new": t}
+    variants = {name: dict(space.default_params(), **delta) for name, delta in changes.items()}
     for name, p in variants.items():
-        if p["PIPELINE"] in hung:
-            continue
-        res = runner.evaluate(t.request(t.render(p), p))
-        if res["status"] == "timeout":
-            hung.add(p["PIPELINE"])
-        wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
-        print(f"{rep} {res['status']:<10} {name}: {json.dumps(wl)} {(res.get('error') or '')[:400]}", flush=True)
-        rows.append({"rep": rep, "name": name, "params": p, "status": res["status"], "resources": res.get("resources"),
-                     "workloads": res.get("workloads"), "error": res.get("error")})
-runner.stop()
-Path(os.environ.get("OUT", "/tmp"), "cuda_compare.json").write_text(json.dumps(rows))
+        assert space.is_valid(p), (name, space.violations(p))
+    runner = WorkerRunner(Path("results/compare/kernels"), Path("results/compare/worker.log"), device="cuda",
+                          timeout_s=args.timeout_s)
+    runner.start()
+    rows, hung = [], set()
+    for rep in range(args.repeats):
+        for name, p in variants.items():
+            for label, tv in versions.items():
+                if (label, p.get("PIPELINE")) in hung:
+                    continue
+                res = runner.evaluate(tv.request(tv.render(p), p))
+                if res["status"] == "timeout":
+                    hung.add((label, p.get("PIPELINE")))
+                wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
+                print(f"{rep} {label} {res['status']:<10} {name}: {json.dumps(wl)} {(res.get('error') or '')[:400]}",
+                      flush=True)
+                rows.append({"rep": rep, "version": label, "name": name, "params": p, "status": res["status"],
+                             "resources": res.get("resources"), "workloads": res.get("workloads"),
+                             "error": res.get("error")})
+    runner.stop()
+    Path(os.environ.get("OUT", "/tmp"), args.json).write_text(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()
