@@ -48,21 +48,37 @@ class CubinModule:
         self._kernels: dict[str, Any] = {}
         self._streams: dict[int, Any] = {}
 
-    def kernel(self, name: str, dynamic_smem: int = 0) -> Any:
-        if name not in self._kernels:
+    def kernel(self, name: str, dynamic_smem: int = 0, cluster_size: int = 1) -> Any:
+        key = (name, cluster_size > 8)
+        if key not in self._kernels:
             kernel = self.code.get_kernel(name)
             if dynamic_smem > 48 * 1024:
-                _allow_dynamic_smem(kernel, dynamic_smem, self.device_index)
-            self._kernels[name] = kernel
-        return self._kernels[name]
+                _set_attribute(kernel, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", dynamic_smem,
+                               self.device_index, f"{dynamic_smem} B of dynamic shared memory")
+            if cluster_size > 8:
+                _set_attribute(kernel, "CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED", 1,
+                               self.device_index, f"a cluster of {cluster_size} CTAs")
+            self._kernels[key] = kernel
+        return self._kernels[key]
 
-    def launch(self, name: str, grid: tuple[int, int, int], block: int, smem: int, *args: Any) -> None:
-        kernel = self.kernel(name, smem)
+    def launch(self, name: str, grid: tuple[int, int, int], block: int, smem: int, *args: Any,
+               cluster: tuple[int, int, int] | None = None) -> None:
+        """Launch `grid` CTAs; with `cluster`, as clusters of that shape (each grid dimension a
+        multiple of the cluster's)."""
+        size = cluster[0] * cluster[1] * cluster[2] if cluster else 1
+        kernel = self.kernel(name, smem, size)
         stream = self._stream(torch.cuda.current_stream(self.device_index).cuda_stream)
+        if cluster:  # cuda.core counts the grid in clusters when a cluster shape is given
+            if any(g % c for g, c in zip(grid, cluster)):
+                raise LaunchError(f"launch of {name}: grid {grid} is not a whole number of clusters {cluster}")
+            config = LaunchConfig(grid=tuple(g // c for g, c in zip(grid, cluster)), cluster=cluster, block=block,
+                                  shmem_size=smem)
+        else:
+            config = LaunchConfig(grid=grid, block=block, shmem_size=smem)
         try:
-            launch(stream, LaunchConfig(grid=grid, block=block, shmem_size=smem), kernel, *args)
+            launch(stream, config, kernel, *args)
         except Exception as exc:  # the CUresult text tells a refused launch from anything else
-            raise LaunchError(f"launch of {name} grid={grid} block={block} smem={smem} failed: "
+            raise LaunchError(f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} failed: "
                               f"{type(exc).__name__}: {exc}") from exc
 
     def _stream(self, handle: int) -> Any:
@@ -71,13 +87,12 @@ class CubinModule:
         return self._streams[handle]
 
 
-def _allow_dynamic_smem(kernel: Any, nbytes: int, device_index: int) -> None:
-    attr = driver.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+def _set_attribute(kernel: Any, attribute: str, value: int, device_index: int, what: str) -> None:
+    attr = getattr(driver.CUfunction_attribute, attribute)
     handle = kernel.handle if hasattr(kernel, "handle") else kernel._handle
     if type(handle).__name__ == "CUkernel":  # library-loaded: per device
-        err, = driver.cuKernelSetAttribute(attr, nbytes, handle, device_index)
+        err, = driver.cuKernelSetAttribute(attr, value, handle, device_index)
     else:
-        err, = driver.cuFuncSetAttribute(handle, attr, nbytes)
+        err, = driver.cuFuncSetAttribute(handle, attr, value)
     if err != driver.CUresult.CUDA_SUCCESS:
-        raise LaunchError(f"CUDA_ERROR launch attribute: {nbytes} B of dynamic shared memory refused ({err})")
-
+        raise LaunchError(f"CUDA_ERROR launch attribute: {what} refused ({err})")

@@ -19,6 +19,9 @@ D_QK, D_V = 576, 512
 LOG2E = 1.4426950408889634
 _CONTRACT = re.compile(r"^//\s*kernel-genome-launch:\s*(\{.*\})\s*$", re.M)
 KV_FORMATS = {"bf16": 1152, "fp8_656": 656}  # bytes per cache row
+COMBINES = ("separate", "fused", "cluster")
+MAX_CLUSTER = 16       # the kernel's limit; beyond 8 a cluster size is non-portable
+AUTO_CLUSTER = 8       # the largest cluster 'auto' picks (portable: every sm_90 part schedules it)
 
 
 class ContractError(ValueError):
@@ -47,7 +50,7 @@ def parse_contract(source: str) -> LaunchContract:
         contract = LaunchContract(**fields)
     except (json.JSONDecodeError, TypeError) as exc:
         raise ContractError(f"malformed kernel-genome-launch line: {exc}") from None
-    if contract.kv_format not in KV_FORMATS or contract.combine not in ("separate", "fused"):
+    if contract.kv_format not in KV_FORMATS or contract.combine not in COMBINES:
         raise ContractError(f"kernel-genome-launch: unknown kv_format {contract.kv_format!r} "
                             f"or combine {contract.combine!r}")
     if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
@@ -58,13 +61,20 @@ def parse_contract(source: str) -> LaunchContract:
 def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int) -> tuple[int, int]:
     """(splits, rows per split): 'auto' gives each SM at most one CTA, never a partial second wave
     (splitting 128 CTAs in two on 132 SMs would make 256: one wave and most of another); rows per
-    split are whole tiles."""
+    split are whole tiles. A cluster merge takes a power of two (at most AUTO_CLUSTER when auto,
+    MAX_CLUSTER when asked) and keeps it even where the last splits get no rows: the kernel's
+    merge divides the heads among exactly that many CTAs."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     if contract.num_splits == "auto":
         ctas = batch * (heads // contract.heads_per_cta)
         splits = max(1, min(tiles, sm_count // ctas))
+        if contract.combine == "cluster":
+            splits = min(splits, AUTO_CLUSTER)
     else:
         splits = max(1, min(int(contract.num_splits), tiles))
+    if contract.combine == "cluster":
+        splits = 1 << (min(splits, MAX_CLUSTER).bit_length() - 1)
+        return splits, _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile
     rows = _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile
     return max(1, _cdiv(topk, rows)), rows
 
@@ -97,7 +107,8 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                f"this genome reads {contract.kv_format} rows of {row_bytes} B; the cache has rows of {cache_row} B")
         splits, rows = split_plan(contract, batch, heads, topk, sm_count)
         n_hb = heads // contract.heads_per_cta
-        if splits == 1:
+        cluster = contract.combine == "cluster" and splits > 1
+        if splits == 1 or cluster:  # a cluster merges in distributed shared memory: no partials
             part_out, part_lse, arrivals = out, lse, lse
         else:
             part_out = torch.empty(batch, splits, heads, D_V, device=q.device, dtype=torch.float32)
@@ -107,7 +118,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
         module.launch(contract.split_kernel, (n_hb, splits, batch), contract.threads, contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
-                      np.float32(sm_scale * LOG2E))
+                      np.float32(sm_scale * LOG2E), cluster=(1, splits, 1) if cluster else None)
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), 128, 0,
                           *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits))

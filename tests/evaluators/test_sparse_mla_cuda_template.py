@@ -51,6 +51,12 @@ GENOMES = {
     "seesaw_fp8_64rows_prefetch_fused": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                              HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2,
                                              GATHER_LANES=4, L2_PREFETCH=2, NUM_SPLITS=8, COMBINE="fused"),
+    "seesaw_bf16_cluster_auto": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                     HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                     NUM_SPLITS="auto", COMBINE="cluster"),
+    "seesaw_fp8_64rows_cluster16": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                        HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=8,
+                                        NUM_SPLITS=16, COMBINE="cluster"),
 }
 
 
@@ -88,7 +94,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     values = lambda gene: {g[gene] for g in GENOMES.values()}  # noqa: E731
     assert values("KV_FORMAT") == {"bf16", "fp8_656"}
     assert values("HEADS_PER_WARP") == {16, 32}
-    assert values("COMBINE") == {"separate", "fused"}
+    assert values("COMBINE") == {"separate", "fused", "cluster"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
@@ -153,8 +159,8 @@ def test_the_space_constraint_keeps_every_valid_genome_within_shared_memory():
     assert len(seen) > 50 and worst > SMEM_LIMIT * 0.8  # the constraint is tight, not vacuous
 
 
-def contract(num_splits, heads_per_cta=64, topk_tile=32) -> LaunchContract:
-    return LaunchContract("split", "combine", heads_per_cta, 256, topk_tile, num_splits, "separate", "bf16", 1024)
+def contract(num_splits, heads_per_cta=64, topk_tile=32, combine="separate") -> LaunchContract:
+    return LaunchContract("split", "combine", heads_per_cta, 256, topk_tile, num_splits, combine, "bf16", 1024)
 
 
 @pytest.mark.parametrize("num_splits", ["auto", 1, 2, 4, 8, 16, 32])
@@ -185,6 +191,27 @@ def test_auto_splits_fill_the_sms_only_when_the_batch_does_not():
     assert split_plan(c, 6, 128, 2048, sm_count=132) == (11, 192)
     assert split_plan(c, 1, 128, 2048, sm_count=1) == (1, 2048)  # one SM: nothing to fill
     assert split_plan(contract(4), 1, 128, 2048, sm_count=132) == (4, 512)
+
+
+@pytest.mark.parametrize("num_splits", ["auto", 2, 4, 8, 16])
+@pytest.mark.parametrize("batch, heads, topk", [(1, 128, 2048), (8, 128, 2048), (3, 128, 2048), (64, 128, 2048),
+                                                (1, 64, 100), (2, 128, 33), (1, 128, 150)])
+def test_a_cluster_merge_gets_a_power_of_two_splits_that_cover_the_list(num_splits, batch, heads, topk):
+    splits, rows = split_plan(contract(num_splits, topk_tile=64, combine="cluster"), batch, heads, topk, sm_count=132)
+    assert splits & (splits - 1) == 0 and 1 <= splits <= 16  # the kernel divides the 64 heads among them
+    assert rows % 64 == 0 and splits * rows >= topk
+    assert splits <= (8 if num_splits == "auto" else num_splits)
+
+
+def test_auto_cluster_splits_stay_portable_and_in_one_wave():
+    c = contract("auto", topk_tile=64, combine="cluster")
+    assert split_plan(c, 1, 128, 2048, sm_count=132) == (8, 256)    # 66 wanted, 8 the portable cluster
+    assert split_plan(c, 8, 128, 2048, sm_count=132) == (8, 256)    # 16 clusters of 8 on 132 SMs
+    assert split_plan(c, 16, 128, 2048, sm_count=132) == (4, 512)   # 132 // 32 = 4
+    assert split_plan(c, 12, 128, 2048, sm_count=132) == (4, 512)   # 5 wanted, rounded down to 4
+    assert split_plan(c, 64, 128, 2048, sm_count=132) == (1, 2048)
+    # 300 rows in tiles of 64: 4 splits of 128 rows, the last one empty (it weighs 0 in the merge)
+    assert split_plan(contract(4, topk_tile=64, combine="cluster"), 1, 128, 300, sm_count=132) == (4, 128)
 
 
 def test_a_source_without_a_usable_launch_line_is_a_contract_error():

@@ -37,8 +37,9 @@ def runner(module_worker):
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 2, "NUM_SPLITS": 32},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
      "NUM_SPLITS": 4, "COMBINE": "fused", "L2_PREFETCH": 2},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "COMBINE": "cluster"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
-        "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch"])
+        "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]

@@ -1,0 +1,88 @@
+"""Where the time of a small-batch call goes: per-kernel device durations (torch.profiler) beside
+the harness's graph timing, for chosen CUDA genomes, plus the floor of the timing method itself
+(a graph of one and of two empty kernels, timed the same way, cold L2 included).
+
+Usage: python3 scripts/device/profile_small_batch.py VARIANTS.json [--batches 1,8] [--context 32768]
+VARIANTS.json maps a name to gene changes from the space's defaults. Writes $OUT/small_batch.json.
+"""
+import argparse, json, os, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+import torch
+from engine.template import load_template
+from evaluators.bench import GraphTimer
+from evaluators.cuda_compile import compile_cuda
+from evaluators.cuda_launch import CubinModule
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode, make_inputs, quantize_fp8_656
+from evaluators.sparse_mla_cuda import make_entry, parse_contract
+
+EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
+
+
+def kernel_times(call, reps=20):
+    """Median device time of each kernel name over `reps` eager calls."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(reps):
+            call()
+        torch.cuda.synchronize()
+    times = {}
+    for ev in prof.events():
+        if ev.device_type == torch.autograd.DeviceType.CUDA:
+            times.setdefault(ev.name, []).append(ev.device_time)
+    return {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--context", type=int, default=32768)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=50)
+    cache = Path("results/profile/cubins")
+    report = {"floor": {}, "variants": {}}
+    empty = CubinModule(Path(compile_cuda(EMPTY, cache).cubin), dev)
+    for n in (1, 2):
+        g = timer.capture(lambda: [empty.launch("empty_kernel", (1, 1, 1), 32, 0) for _ in range(n)])
+        report["floor"][f"{n}_empty_kernels"] = timer.time(g).__dict__
+    print("floor", json.dumps(report["floor"]), flush=True)
+    t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
+    changes = json.loads(Path(args.variants).read_text())
+    for name, delta in changes.items():
+        p = dict(space.default_params(), **delta)
+        assert space.is_valid(p), (name, space.violations(p))
+        src = t.render(p)
+        build = compile_cuda(src, cache)
+        if not build.ok:
+            print(name, "compile failed", build.log[-2000:], flush=True)
+            continue
+        fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
+        problem = SparseMlaDecode(p["KV_FORMAT"])
+        for b in map(int, args.batches.split(",")):
+            w = Workload(f"b{b}", b, 128, 2048, args.context)
+            rows = SparseMlaDecode.pool_rows([w])
+            pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_() if p["KV_FORMAT"] == "bf16"
+                    else quantize_fp8_656(torch.randn(rows, 576, device=dev)))
+            inp = make_inputs(w, torch.Generator(dev).manual_seed(1), dev, pool)
+            out, lse = problem.poisoned_outputs(w, dev)
+            call = lambda: problem.call(fn, inp, (out, lse))
+            call(); torch.cuda.synchronize()
+            failure, errs = problem.check(inp, (out, lse))
+            graph = timer.capture(call)
+            timing = timer.time(graph)
+            kt = kernel_times(call)
+            report["variants"].setdefault(name, {})[w.name] = {"check": failure or "ok", "graph": timing.__dict__,
+                                                               "kernels_us": kt, "params": p}
+            print(f"{name} {w.name} {failure or 'ok'} graph median {timing.median_us:.1f} us "
+                  f"(iqr {timing.iqr_us:.1f}) kernels {json.dumps({k[:40]: round(v, 1) for k, v in kt.items()})}",
+                  flush=True)
+            del pool, inp
+            torch.cuda.empty_cache()
+    Path(os.environ.get("OUT", "/tmp"), "small_batch.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""Where a seesaw CTA spends its cycles: the rendered kernel is instrumented (clock() sums per
+phase, written through the `arrivals` pointer, which a separate combine never reads), launched
+directly after an L2 flush, and the per-CTA sums are summarized (median and max over CTAs, in us,
+cycles converted by each CTA's own globaltimer span).
+
+Usage: python3 scripts/device/trace_seesaw.py VARIANTS.json [--batches 1,8,128] [--context 32768]
+VARIANTS.json maps a name to {"genes": {...}, "edits": [[old, new], ...], "template": PATH} (edits
+to the rendered source before instrumenting, each old text present exactly once; "template" an
+older text of the template, e.g. from `git show REV:templates/sparse_mla.cu.j2`). COMBINE is forced to separate.
+Consumer phases: wait for Q, wait for a full pair, scores, softmax and exchange, values, epilogue.
+Producer phases: wait for a free pair buffer, issue of the copies, wait for own copies, dequantize.
+Writes $OUT/trace.json.
+"""
+import argparse, json, os, statistics, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+import numpy as np
+import torch
+from engine.template import load_template, template_from_text
+from evaluators.cuda_compile import compile_cuda
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode, make_inputs, quantize_fp8_656
+from evaluators.sparse_mla_cuda import LOG2E, parse_contract, split_plan
+
+SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
+         "p_wait_free", "p_gather", "p_wait_copies", "p_dequant", "p_total", "n_iter"]
+
+PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
+    ("  const int hb = blockIdx.x, split = blockIdx.y, b = blockIdx.z;\n",
+     "  const int hb = blockIdx.x, split = blockIdx.y, b = blockIdx.z;\n"
+     "  long long* kg_tr = reinterpret_cast<long long*>(arrivals) +\n"
+     "      ((size_t)(blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * 16;\n"
+     "  const long long kg_start = clock64();\n"
+     "  unsigned long long kg_g0; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(kg_g0));\n"),
+    ("    const int p = tid - 256;\n",
+     "    const int p = tid - 256;\n    unsigned kgp[4] = {0u, 0u, 0u, 0u};\n"),
+    ("      if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1);\n",
+     "      { const unsigned t = clock(); if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1); kgp[0] += clock() - t; }\n"),
+    ("        if (it < n_iter) gather_pair(it);\n",
+     "        { const unsigned t = clock(); if (it < n_iter) gather_pair(it); kgp[1] += clock() - t; }\n"),
+    ("          wait_copies<LAG>();",
+     "          { const unsigned t = clock(); wait_copies<LAG>(); kgp[2] += clock() - t; }"),
+    ("          dequantize_pair(it - LAG);\n",
+     "          { const unsigned t = clock(); dequantize_pair(it - LAG); kgp[3] += clock() - t; }\n"),
+    ("        gather_pair(it);\n        asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");  // this thread's copies of the pair\n"
+     "        dequantize_pair(it);\n",
+     "        { const unsigned t = clock(); gather_pair(it); kgp[1] += clock() - t; }\n"
+     "        { const unsigned t = clock(); asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\"); kgp[2] += clock() - t; }\n"
+     "        { const unsigned t = clock(); dequantize_pair(it); kgp[3] += clock() - t; }\n"),
+    ("        gather_pair(it);\n        mbar_arrive_on_copies",
+     "        { const unsigned t = clock(); gather_pair(it); kgp[1] += clock() - t; }\n        mbar_arrive_on_copies"),
+    ("    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n  } else {",
+     "    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
+     "    if (p == 0) { for (int i = 0; i < 4; ++i) kg_tr[7 + i] = kgp[i]; kg_tr[11] = clock64() - kg_start; kg_tr[12] = n_iter; }\n"
+     "  } else {"),
+    ("    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n    if (n_iter > 0) mbar_wait(bar_q, 0);\n",
+     "    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n    unsigned kgc[6] = {0u, 0u, 0u, 0u, 0u, 0u}, kg_t;\n"
+     "    kg_t = clock(); if (n_iter > 0) mbar_wait(bar_q, 0); kgc[0] += clock() - kg_t;\n"),
+    ("      mbar_wait(bar_full + 8 * ps, (it / PAIRS) & 1);\n",
+     "      kg_t = clock(); mbar_wait(bar_full + 8 * ps, (it / PAIRS) & 1); kgc[1] += clock() - kg_t; kg_t = clock();\n"),
+    ("      wg_wait0();\n      pin_registers(o);\n#pragma unroll\n      for (int j = 0; j < BK / 8; ++j) {",
+     "      wg_wait0();\n      pin_registers(o);\n      kgc[2] += clock() - kg_t; kg_t = clock();\n#pragma unroll\n      for (int j = 0; j < BK / 8; ++j) {"),
+    ("      pin_registers(o);\n      wg_fence();\n#pragma unroll\n      for (int kk = 0; kk < 2 * BK / 16; ++kk) {",
+     "      pin_registers(o);\n      kgc[3] += clock() - kg_t; kg_t = clock();\n      wg_fence();\n#pragma unroll\n      for (int kk = 0; kk < 2 * BK / 16; ++kk) {"),
+    ("      wg_commit();\n      wg_wait0();\n      mbar_arrive(bar_free + 8 * ps);\n",
+     "      wg_commit();\n      wg_wait0();\n      kgc[4] += clock() - kg_t;\n      mbar_arrive(bar_free + 8 * ps);\n"),
+    ("    write_rows(o, m_run, l_run, s_sum, s_flag, arrivals,",
+     "    kg_t = clock();\n    write_rows(o, m_run, l_run, s_sum, s_flag, arrivals,"),
+    ("tid, 256);  // tid < 256 here\n",
+     "tid, 256);  // tid < 256 here\n"
+     "    if (tid == 0) { kgc[5] = clock() - kg_t; for (int i = 0; i < 6; ++i) kg_tr[i] = kgc[i]; kg_tr[6] = clock64() - kg_start;\n"
+     "      unsigned long long g1; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g1)); kg_tr[13] = kg_g0; kg_tr[14] = g1; }\n"),
+]
+
+
+def instrument(source: str, strict: bool = True) -> str:
+    """The source with every probe whose anchor it has; `strict` (the current template) requires
+    all of them, but for the producer of the other cache format."""
+    for old, new in PROBES:
+        n = source.count(old)
+        if not strict and n != 1:
+            continue
+        if n == 0 and any(k in old for k in ("LAG", "mbar_arrive_on_copies", "if (it < n_iter) gather_pair",
+                                             "dequantize_pair(it);", "use > 0")):
+            continue  # the other cache format's producer, or an older producer (its phases stay 0)
+        assert n == 1, (n, old)
+        source = source.replace(old, new)
+    return source
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1,8,128")
+    ap.add_argument("--context", type=int, default=32768)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
+    flush = torch.empty(torch.cuda.get_device_properties(dev).L2_cache_size // 2, dtype=torch.int32, device=dev)
+    t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
+    report = {}
+    for name, spec in json.loads(Path(args.variants).read_text()).items():
+        p = dict(space.default_params(), **spec["genes"], COMBINE="separate")
+        assert space.is_valid(p), (name, space.violations(p))
+        tv = (template_from_text(t.path, Path(spec["template"]).read_text(), t.space_path.resolve())
+              if spec.get("template") else t)
+        src = tv.render(p)
+        for old, new in spec.get("edits", []):
+            assert src.count(old) == 1, (name, old)
+            src = src.replace(old, new)
+        src = instrument(src, strict=not spec.get("template"))
+        build = compile_cuda(src, Path("results/trace/cubins"))
+        if not build.ok:
+            print(name, "compile failed", build.log[-3000:], flush=True)
+            continue
+        contract = parse_contract(src)
+        from evaluators.cuda_launch import CubinModule  # needs cuda-python (the device)
+        module = CubinModule(Path(build.cubin), dev)
+        for b in map(int, args.batches.split(",")):
+            w = Workload(f"b{b}", b, 128, 2048, args.context)
+            rows = SparseMlaDecode.pool_rows([w])
+            pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_() if p["KV_FORMAT"] == "bf16"
+                    else quantize_fp8_656(torch.randn(rows, 576, device=dev)))
+            inp = make_inputs(w, torch.Generator(dev).manual_seed(1), dev, pool)
+            splits, per_split = split_plan(contract, b, 128, 2048, sm_count)
+            n_hb = 128 // contract.heads_per_cta
+            out = torch.empty(b, 128, 512, dtype=torch.bfloat16, device=dev)
+            lse = torch.empty(b, 128, dtype=torch.float32, device=dev)
+            part_out = torch.empty(b, splits, 128, 512, dtype=torch.float32, device=dev)
+            part_lse = torch.empty(b, splits, 128, dtype=torch.float32, device=dev)
+            trace = torch.zeros(n_hb * splits * b, 16, dtype=torch.int64, device=dev)
+            launch = lambda: module.launch(  # noqa: E731
+                contract.split_kernel, (n_hb, splits, b), contract.threads, contract.smem_bytes,
+                *(x.data_ptr() for x in (inp.q, inp.kv_cache, inp.indices, out, lse, part_out, part_lse, trace)),
+                np.int32(128), np.int32(2048), np.int32(splits), np.int32(per_split),
+                np.float32(inp.sm_scale * LOG2E))
+            runs = []
+            for _ in range(5):
+                flush.random_(0, 1 << 30)
+                launch()
+                torch.cuda.synchronize()
+                runs.append(trace.cpu().numpy().copy())
+            tr = np.concatenate(runs[1:])
+            span_ns = (tr[:, 14] - tr[:, 13]).astype(np.float64)
+            ghz = np.median(tr[:, 6] / np.maximum(span_ns, 1))
+            kernel_us = [(r[:, 14].max() - r[:, 13].min()) / 1e3 for r in runs[1:]]
+            row = {"splits": splits, "ctas": int(tr.shape[0] // 4), "ghz": float(ghz),
+                   "kernel_span_us": statistics.median(kernel_us)}
+            for i, slot in enumerate(SLOTS):
+                col = tr[:, i if i < 12 else 12].astype(np.float64)
+                if slot == "n_iter":
+                    row[slot] = float(np.median(col))
+                else:
+                    row[slot] = {"median_us": float(np.median(col) / ghz / 1e3), "max_us": float(col.max() / ghz / 1e3)}
+            report.setdefault(name, {})[w.name] = row
+            cells = " ".join(f"{s}={row[s]['median_us']:.2f}" for s in SLOTS[:-1])
+            print(f"{name} {w.name} splits={splits} iters={row['n_iter']:.0f} span={row['kernel_span_us']:.1f}us "
+                  f"{ghz:.2f}GHz {cells}", flush=True)
+            del pool, inp
+            torch.cuda.empty_cache()
+    Path(os.environ.get("OUT", "/tmp"), "trace.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

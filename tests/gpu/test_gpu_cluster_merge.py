@@ -1,0 +1,92 @@
+"""GPU tier: thread-block clusters. The launcher's cluster launch (cuda.core counts the grid in
+clusters; ours is in CTAs) places every CTA once with the cluster rank the kernel expects, and
+the seesaw kernel's cluster merge (COMBINE = cluster) matches the float64 reference, including
+a split that gets no rows and a 16-CTA (non-portable) cluster."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.template import load_template
+
+REPO = Path(__file__).resolve().parents[2]
+TEMPLATE = load_template(REPO / "templates" / "sparse_mla.cu.j2")
+SPACE = TEMPLATE.load_space()
+
+WHERE_AM_I = r"""
+extern "C" __global__ void where_am_i(int* out) {
+  unsigned rank, size;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+  asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(size));
+  if (threadIdx.x == 0) {
+    const int cta = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+    atomicAdd(out + 3 * cta, 1);
+    out[3 * cta + 1] = rank;
+    out[3 * cta + 2] = size;
+  }
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cluster", [(1, 4, 1), (1, 16, 1)])
+def test_a_cluster_launch_runs_every_cta_once_with_its_rank(tmp_path, cluster):
+    import torch
+
+    from evaluators.cuda_compile import compile_cuda
+    from evaluators.cuda_launch import CubinModule
+
+    build = compile_cuda(WHERE_AM_I, tmp_path)
+    assert build.ok, build.log[-3000:]
+    dev = torch.device("cuda", 0)
+    grid = (2, cluster[1], 3)
+    n = grid[0] * grid[1] * grid[2]
+    out = torch.full((n, 3), -1, dtype=torch.int32, device=dev)
+    out[:, 0] = 0
+    CubinModule(Path(build.cubin), dev).launch("where_am_i", grid, 32, 0, out.data_ptr(), cluster=cluster)
+    torch.cuda.synchronize()
+    got = out.cpu().view(grid[2], grid[1], grid[0], 3)
+    assert (got[..., 0] == 1).all()                          # every CTA ran, once
+    assert (got[..., 2] == cluster[1]).all()                 # in clusters of the asked size
+    ranks = torch.arange(cluster[1]).view(1, -1, 1).expand(grid[2], -1, grid[0])
+    assert (got[..., 1] == ranks).all()                      # whose rank is blockIdx.y
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("genes, topk", [
+    ({"TOPK_TILE": 32, "NUM_SPLITS": 4}, 300),                          # split 3 has no rows
+    ({"TOPK_TILE": 64, "NUM_SPLITS": 16, "KV_FORMAT": "fp8_656"}, 2048),
+    ({"TOPK_TILE": 32, "NUM_SPLITS": "auto"}, 2048),
+], ids=["empty-split", "fp8-16-ctas", "auto"])
+def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
+    import torch
+
+    from evaluators.cuda_compile import compile_cuda
+    from evaluators.cuda_launch import CubinModule
+    from evaluators.problem import Workload
+    from evaluators.sparse_mla import SparseMlaDecode, make_inputs, quantize_fp8_656
+    from evaluators.sparse_mla_cuda import make_entry, parse_contract
+
+    params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "GATHER_LANES": 8,
+              "COMBINE": "cluster", **genes}
+    assert SPACE.is_valid(params), SPACE.violations(params)
+    source = TEMPLATE.render(params)
+    build = compile_cuda(source, tmp_path)
+    assert build.ok, build.log[-3000:]
+    dev = torch.device("cuda", 0)
+    entry = make_entry(parse_contract(source), CubinModule(Path(build.cubin), dev))
+    problem = SparseMlaDecode(params["KV_FORMAT"])
+    w = Workload("cluster", 3, 128, topk, 4096, invalid_fraction=0.1, empty_rows=1)
+    rows = SparseMlaDecode.pool_rows([w])
+    gen = torch.Generator(dev).manual_seed(7)
+    pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_(generator=gen)
+            if params["KV_FORMAT"] == "bf16" else quantize_fp8_656(torch.randn(rows, 576, device=dev, generator=gen)))
+    inp = make_inputs(w, gen, dev, pool)
+    out, lse = problem.poisoned_outputs(w, dev)
+    problem.call(entry, inp, (out, lse))
+    torch.cuda.synchronize()
+    failure, errors = problem.check(inp, (out, lse))
+    assert failure is None, (failure, errors)
