@@ -13,8 +13,8 @@ from engine.template import load_template
 from evaluators.bench import GraphTimer
 from evaluators.cuda_compile import compile_cuda
 from evaluators.cuda_launch import CubinModule
-from evaluators.problem import Workload
-from evaluators.sparse_mla import SparseMlaDecode, make_inputs, quantize_fp8_656
+from evaluators.sparse_mla import SparseMlaDecode
+from decode_inputs import decode_inputs
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
 EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
@@ -62,11 +62,7 @@ def main():
         fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
         problem = SparseMlaDecode(p["KV_FORMAT"])
         for b in map(int, args.batches.split(",")):
-            w = Workload(f"b{b}", b, 128, 2048, args.context)
-            rows = SparseMlaDecode.pool_rows([w])
-            pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_() if p["KV_FORMAT"] == "bf16"
-                    else quantize_fp8_656(torch.randn(rows, 576, device=dev)))
-            inp = make_inputs(w, torch.Generator(dev).manual_seed(1), dev, pool)
+            w, inp = decode_inputs(p["KV_FORMAT"], b, args.context, dev)
             out, lse = problem.poisoned_outputs(w, dev)
             call = lambda: problem.call(fn, inp, (out, lse))
             call(); torch.cuda.synchronize()
@@ -79,7 +75,7 @@ def main():
             print(f"{name} {w.name} {failure or 'ok'} graph median {timing.median_us:.1f} us "
                   f"(iqr {timing.iqr_us:.1f}) kernels {json.dumps({k[:40]: round(v, 1) for k, v in kt.items()})}",
                   flush=True)
-            del pool, inp
+            del inp
             torch.cuda.empty_cache()
     Path(os.environ.get("OUT", "/tmp"), "small_batch.json").write_text(json.dumps(report, indent=1))
 

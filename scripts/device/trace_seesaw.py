@@ -18,8 +18,8 @@ import numpy as np
 import torch
 from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import compile_cuda
-from evaluators.problem import Workload
-from evaluators.sparse_mla import SparseMlaDecode, make_inputs, quantize_fp8_656
+from evaluators.sparse_mla import SparseMlaDecode
+from decode_inputs import decode_inputs
 from evaluators.sparse_mla_cuda import LOG2E, parse_contract, split_plan
 
 SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
@@ -117,11 +117,7 @@ def main():
         from evaluators.cuda_launch import CubinModule  # needs cuda-python (the device)
         module = CubinModule(Path(build.cubin), dev)
         for b in map(int, args.batches.split(",")):
-            w = Workload(f"b{b}", b, 128, 2048, args.context)
-            rows = SparseMlaDecode.pool_rows([w])
-            pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_() if p["KV_FORMAT"] == "bf16"
-                    else quantize_fp8_656(torch.randn(rows, 576, device=dev)))
-            inp = make_inputs(w, torch.Generator(dev).manual_seed(1), dev, pool)
+            w, inp = decode_inputs(p["KV_FORMAT"], b, args.context, dev)
             splits, per_split = split_plan(contract, b, 128, 2048, sm_count)
             n_hb = 128 // contract.heads_per_cta
             out = torch.empty(b, 128, 512, dtype=torch.bfloat16, device=dev)
@@ -156,7 +152,7 @@ def main():
             cells = " ".join(f"{s}={row[s]['median_us']:.2f}" for s in SLOTS[:-1])
             print(f"{name} {w.name} splits={splits} iters={row['n_iter']:.0f} span={row['kernel_span_us']:.1f}us "
                   f"{ghz:.2f}GHz {cells}", flush=True)
-            del pool, inp
+            del inp
             torch.cuda.empty_cache()
     Path(os.environ.get("OUT", "/tmp"), "trace.json").write_text(json.dumps(report, indent=1))
 
