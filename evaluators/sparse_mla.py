@@ -84,8 +84,9 @@ class SparseMlaDecode:
         return max(w.batch * _blocks_per_token(w) * PAGE for w in workloads)
 
     # -- what the harness calls ------------------------------------------------------------
-    def new_pool(self, device: torch.device) -> torch.Tensor:
-        shapes = self.workloads(device.type) + self.verify_shapes(device.type)
+    def new_pool(self, device: torch.device, workloads: list[Workload] | None = None) -> torch.Tensor:
+        """Cache rows for every workload and verification shape (or only for ``workloads``)."""
+        shapes = workloads or self.workloads(device.type) + self.verify_shapes(device.type)
         # Filled once: rows no call gathers still hold finite values (a kernel may read row 0
         # for an invalid slot and weight it by zero; garbage there could be NaN).
         rows = self.pool_rows(shapes)

@@ -14,7 +14,7 @@ from evaluators.bench import GraphTimer
 from evaluators.cuda_compile import compile_cuda
 from evaluators.cuda_launch import CubinModule
 from evaluators.sparse_mla import SparseMlaDecode
-from decode_inputs import decode_inputs
+from evaluators.problem import Workload
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
 EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
@@ -62,7 +62,8 @@ def main():
         fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
         problem = SparseMlaDecode(p["KV_FORMAT"])
         for b in map(int, args.batches.split(",")):
-            w, inp = decode_inputs(p["KV_FORMAT"], b, args.context, dev)
+            w = Workload(f"b{b}", b, 128, 2048, args.context)
+            inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev, [w]))
             out, lse = problem.poisoned_outputs(w, dev)
             call = lambda: problem.call(fn, inp, (out, lse))
             call(); torch.cuda.synchronize()

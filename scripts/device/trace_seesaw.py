@@ -19,7 +19,7 @@ import torch
 from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import compile_cuda
 from evaluators.sparse_mla import SparseMlaDecode
-from decode_inputs import decode_inputs
+from evaluators.problem import Workload
 from evaluators.sparse_mla_cuda import LOG2E, parse_contract, split_plan
 
 SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
@@ -114,10 +114,12 @@ def main():
             print(name, "compile failed", build.log[-3000:], flush=True)
             continue
         contract = parse_contract(src)
+        problem = SparseMlaDecode(p["KV_FORMAT"])
         from evaluators.cuda_launch import CubinModule  # needs cuda-python (the device)
         module = CubinModule(Path(build.cubin), dev)
         for b in map(int, args.batches.split(",")):
-            w, inp = decode_inputs(p["KV_FORMAT"], b, args.context, dev)
+            w = Workload(f"b{b}", b, 128, 2048, args.context)
+            inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev, [w]))
             splits, per_split = split_plan(contract, b, 128, 2048, sm_count)
             n_hb = 128 // contract.heads_per_cta
             out = torch.empty(b, 128, 512, dtype=torch.bfloat16, device=dev)

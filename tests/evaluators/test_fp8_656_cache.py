@@ -112,6 +112,16 @@ def test_the_fp8_pool_holds_656_byte_rows_that_dequantize_to_finite_values(fp8_p
     assert FP8.row_bytes == KV_ROW_BYTES["fp8_656"] == 656
 
 
+@pytest.mark.parametrize("problem", [FP8, BF16], ids=["fp8_656", "bf16"])
+def test_a_pool_for_chosen_workloads_holds_their_rows_only(problem):
+    w = FP8.workloads("cpu")[0]
+    pool = problem.new_pool(CPU, [w])
+    assert pool.shape == (problem.pool_rows([w]), problem.row_bytes // pool.element_size())
+    assert pool.shape[0] < problem.pool_rows(problem.workloads("cpu") + problem.verify_shapes("cpu"))
+    inp = problem.make_inputs(w, torch.Generator().manual_seed(3), pool)  # the workload fits in it
+    assert inp.kv_cache.shape[0] * 64 <= pool.shape[0]
+
+
 @pytest.mark.parametrize("w", FP8.verify_shapes("cpu"), ids=lambda w: w.name)
 def test_pytorch_path_on_the_fp8_cache_passes_the_float64_check(fp8_pool, w):
     inp = FP8.make_inputs(w, torch.Generator().manual_seed(7), fp8_pool)

@@ -67,7 +67,7 @@ def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
     from evaluators.cuda_compile import compile_cuda
     from evaluators.cuda_launch import CubinModule
     from evaluators.problem import Workload
-    from evaluators.sparse_mla import SparseMlaDecode, make_inputs, quantize_fp8_656
+    from evaluators.sparse_mla import SparseMlaDecode
     from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
     params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "GATHER_LANES": 8,
@@ -80,11 +80,7 @@ def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
     entry = make_entry(parse_contract(source), CubinModule(Path(build.cubin), dev))
     problem = SparseMlaDecode(params["KV_FORMAT"])
     w = Workload("cluster", 3, 128, topk, 4096, invalid_fraction=0.1, empty_rows=1)
-    rows = SparseMlaDecode.pool_rows([w])
-    gen = torch.Generator(dev).manual_seed(7)
-    pool = (torch.empty(rows, 576, dtype=torch.bfloat16, device=dev).normal_(generator=gen)
-            if params["KV_FORMAT"] == "bf16" else quantize_fp8_656(torch.randn(rows, 576, device=dev, generator=gen)))
-    inp = make_inputs(w, gen, dev, pool)
+    inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(7), problem.new_pool(dev, [w]))
     out, lse = problem.poisoned_outputs(w, dev)
     problem.call(entry, inp, (out, lse))
     torch.cuda.synchronize()
