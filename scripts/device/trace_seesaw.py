@@ -33,22 +33,18 @@ PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
      "  const long long kg_start = clock64();\n"
      "  unsigned long long kg_g0; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(kg_g0));\n"),
     ("    const int p = tid - 256;\n",
-     "    const int p = tid - 256;\n    unsigned kgp[4] = {0u, 0u, 0u, 0u};\n"),
+     "    const int p = tid - 256;\n    unsigned kgp[4] = {0u, 0u, 0u, 0u}, kgp_t = 0u;\n"),
     ("      if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1);\n",
-     "      { const unsigned t = clock(); if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1); kgp[0] += clock() - t; }\n"),
-    ("        if (it < n_iter) gather_pair(it);\n",
-     "        { const unsigned t = clock(); if (it < n_iter) gather_pair(it); kgp[1] += clock() - t; }\n"),
-    ("          wait_copies<LAG>();",
-     "          { const unsigned t = clock(); wait_copies<LAG>(); kgp[2] += clock() - t; }"),
-    ("          dequantize_pair(it - LAG);\n",
-     "          { const unsigned t = clock(); dequantize_pair(it - LAG); kgp[3] += clock() - t; }\n"),
-    ("        gather_pair(it);\n        asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");  // this thread's copies of the pair\n"
-     "        dequantize_pair(it);\n",
-     "        { const unsigned t = clock(); gather_pair(it); kgp[1] += clock() - t; }\n"
-     "        { const unsigned t = clock(); asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\"); kgp[2] += clock() - t; }\n"
-     "        { const unsigned t = clock(); dequantize_pair(it); kgp[3] += clock() - t; }\n"),
-    ("        gather_pair(it);\n        mbar_arrive_on_copies",
-     "        { const unsigned t = clock(); gather_pair(it); kgp[1] += clock() - t; }\n        mbar_arrive_on_copies"),
+     "      kgp_t = clock(); if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1); kgp[0] += clock() - kgp_t;\n"
+     "      kgp_t = clock();\n"),
+    ("      if constexpr (!FP8) {\n        mbar_arrive_on_copies(bar_full + 8 * ps);\n",
+     "      kgp[1] += clock() - kgp_t;\n      if constexpr (!FP8) {\n        mbar_arrive_on_copies(bar_full + 8 * ps);\n"),
+    ("        asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n        bar_sync<BAR_PRODUCER, 128>();\n",
+     "        kgp_t = clock();\n        asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
+     "        bar_sync<BAR_PRODUCER, 128>();\n        kgp[2] += clock() - kgp_t; kgp_t = clock();\n"),
+    ("        async_proxy_fence();  // ordinary stores that the tensor cores read next\n        mbar_arrive(bar_full + 8 * ps);\n      }\n    }\n",
+     "        async_proxy_fence();  // ordinary stores that the tensor cores read next\n        mbar_arrive(bar_full + 8 * ps);\n"
+     "        kgp[3] += clock() - kgp_t;\n      }\n    }\n"),
     ("    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n  } else {",
      "    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
      "    if (p == 0) { for (int i = 0; i < 4; ++i) kg_tr[7 + i] = kgp[i]; kg_tr[11] = clock64() - kg_start; kg_tr[12] = n_iter; }\n"
@@ -74,15 +70,12 @@ PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
 
 
 def instrument(source: str, strict: bool = True) -> str:
-    """The source with every probe whose anchor it has; `strict` (the current template) requires
-    all of them, but for the producer of the other cache format."""
+    """The source with every probe whose anchor it has; `strict` (the current template, either
+    cache format: both producers' code is in the source) requires all of them."""
     for old, new in PROBES:
         n = source.count(old)
         if not strict and n != 1:
             continue
-        if n == 0 and any(k in old for k in ("LAG", "mbar_arrive_on_copies", "if (it < n_iter) gather_pair",
-                                             "dequantize_pair(it);", "use > 0")):
-            continue  # the other cache format's producer, or an older producer (its phases stay 0)
         assert n == 1, (n, old)
         source = source.replace(old, new)
     return source

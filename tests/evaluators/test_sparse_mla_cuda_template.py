@@ -5,6 +5,7 @@ type what cannot run here (compile error, GPU-only runtime, static rejection) in
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shutil
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template
-from evaluators.cuda_compile import CompileAhead
+from evaluators.cuda_compile import CompileAhead, compile_cuda
 from evaluators.sparse_mla_cuda import ContractError, LaunchContract, parse_contract, split_plan
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
@@ -354,3 +355,21 @@ def test_every_seesaw_shape_fits_its_register_split_without_spilling(seesaw_buil
     split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
     assert split.spill_store_bytes == 0 and split.spill_load_bytes == 0 and split.stack_bytes == 0, build.log
     assert split.registers == 168  # __launch_bounds__(384, 1): 65536 / 384, rounded down to 8
+
+
+def _trace_script():
+    spec = importlib.util.spec_from_file_location("trace_seesaw", REPO / "scripts" / "device" / "trace_seesaw.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("kv_format", ["bf16", "fp8_656"])
+def test_the_seesaw_trace_probes_still_find_every_phase_and_build(tmp_path, kv_format):
+    # scripts/device/trace_seesaw.py instruments the rendered kernel by its text: a template
+    # change that moves an anchor must fail here, not leave a phase silently at zero on the GPU
+    source = render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, TOPK_TILE=32, GATHER_LANES=8, KV_FORMAT=kv_format))
+    traced = _trace_script().instrument(source)
+    assert traced.count("kgp[") == 6 and traced.count("kgc[") == 8  # every probe of both warpgroup kinds
+    build = compile_cuda(traced, tmp_path)
+    assert build.ok, build.log[-3000:]
