@@ -81,6 +81,18 @@ class CubinModule:
             raise LaunchError(f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} failed: "
                               f"{type(exc).__name__}: {exc}") from exc
 
+    def max_active_clusters(self, name: str, cluster: tuple[int, int, int], block: int, smem: int) -> int:
+        """How many clusters of this shape the device can run at once (the driver's occupancy
+        calculator: shared memory, registers and how the GPCs group their SMs)."""
+        size = cluster[0] * cluster[1] * cluster[2]
+        kernel = self.kernel(name, smem, size)
+        config = LaunchConfig(grid=(1, 1, 1), cluster=cluster, block=block, shmem_size=smem)
+        stream = self._stream(torch.cuda.current_stream(self.device_index).cuda_stream)
+        try:
+            return int(kernel.occupancy.max_active_clusters(config, stream=stream))
+        except Exception as exc:
+            raise LaunchError(f"occupancy of {name} in clusters of {cluster}: {type(exc).__name__}: {exc}") from exc
+
     def _stream(self, handle: int) -> Any:
         if handle not in self._streams:
             self._streams[handle] = self.device.create_stream(_TorchStream(handle))

@@ -58,18 +58,23 @@ def parse_contract(source: str) -> LaunchContract:
     return contract
 
 
-def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int) -> tuple[int, int]:
+def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int,
+               cluster_capacity: Callable[[int], int] | None = None) -> tuple[int, int]:
     """(splits, rows per split): 'auto' gives each SM at most one CTA, never a partial second wave
     (splitting 128 CTAs in two on 132 SMs would make 256: one wave and most of another); rows per
     split are whole tiles. A cluster merge takes a power of two (at most AUTO_CLUSTER when auto,
     MAX_CLUSTER when asked) and keeps it even where the last splits get no rows: the kernel's
-    merge divides the heads among exactly that many CTAs."""
+    merge divides the heads among exactly that many CTAs. ``cluster_capacity(s)`` is how many
+    clusters of s CTAs the device holds at once; 'auto' then also keeps the clusters in one wave
+    (a GPC fits fewer clusters of 8 big CTAs than its SMs suggest)."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     if contract.num_splits == "auto":
         ctas = batch * (heads // contract.heads_per_cta)
         splits = max(1, min(tiles, sm_count // ctas))
         if contract.combine == "cluster":
-            splits = min(splits, AUTO_CLUSTER)
+            splits = 1 << (min(splits, AUTO_CLUSTER).bit_length() - 1)
+            while splits > 1 and cluster_capacity is not None and cluster_capacity(splits) < ctas:
+                splits //= 2
     else:
         splits = max(1, min(int(contract.num_splits), tiles))
     if contract.combine == "cluster":
@@ -91,6 +96,13 @@ def make_entry(contract: LaunchContract, module) -> Callable:
 
     row_bytes = KV_FORMATS[contract.kv_format]
     sm_count = torch.cuda.get_device_properties(module.device_index).multi_processor_count
+    capacity: dict[int, int] = {}  # cluster size -> clusters the device holds at once (asked once)
+
+    def cluster_capacity(size: int) -> int:
+        if size not in capacity:
+            capacity[size] = module.max_active_clusters(contract.split_kernel, (1, size, 1), contract.threads,
+                                                        contract.smem_bytes)
+        return capacity[size]
 
     def entry(q, kv_cache, indices, sm_scale, out, lse):
         batch, heads, dim = q.shape
@@ -105,7 +117,8 @@ def make_entry(contract: LaunchContract, module) -> Callable:
         cache_row = kv_cache.shape[-1] * kv_cache.element_size()
         _check(cache_row == row_bytes and kv_cache.is_contiguous(),
                f"this genome reads {contract.kv_format} rows of {row_bytes} B; the cache has rows of {cache_row} B")
-        splits, rows = split_plan(contract, batch, heads, topk, sm_count)
+        splits, rows = split_plan(contract, batch, heads, topk, sm_count,
+                                  cluster_capacity if contract.combine == "cluster" else None)
         n_hb = heads // contract.heads_per_cta
         cluster = contract.combine == "cluster" and splits > 1
         if splits == 1 or cluster:  # a cluster merges in distributed shared memory: no partials

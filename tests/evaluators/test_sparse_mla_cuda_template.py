@@ -211,6 +211,11 @@ def test_auto_cluster_splits_stay_portable_and_in_one_wave():
     assert split_plan(c, 16, 128, 2048, sm_count=132) == (4, 512)   # 132 // 32 = 4
     assert split_plan(c, 12, 128, 2048, sm_count=132) == (4, 512)   # 5 wanted, rounded down to 4
     assert split_plan(c, 64, 128, 2048, sm_count=132) == (1, 2048)
+    # a device that holds only 14 clusters of 8 (16 wanted at B=8) gets 16 clusters of 4
+    capacity = {8: 14, 4: 30, 2: 66}.__getitem__
+    assert split_plan(c, 8, 128, 2048, sm_count=132, cluster_capacity=capacity) == (4, 512)
+    assert split_plan(c, 1, 128, 2048, sm_count=132, cluster_capacity=capacity) == (8, 256)  # 2 of 14
+    assert split_plan(c, 8, 128, 2048, sm_count=132, cluster_capacity=lambda s: 0) == (1, 2048)
     # 300 rows in tiles of 64: 4 splits of 128 rows, the last one empty (it weighs 0 in the merge)
     assert split_plan(contract(4, topk_tile=64, combine="cluster"), 1, 128, 300, sm_count=132) == (4, 128)
 

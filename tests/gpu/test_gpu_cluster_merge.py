@@ -86,3 +86,30 @@ def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
     torch.cuda.synchronize()
     failure, errors = problem.check(inp, (out, lse))
     assert failure is None, (failure, errors)
+
+
+@pytest.mark.gpu
+def test_auto_cluster_splits_fit_the_clusters_the_device_holds_at_once(tmp_path):
+    import torch
+
+    from evaluators.cuda_compile import compile_cuda
+    from evaluators.cuda_launch import CubinModule
+    from evaluators.sparse_mla_cuda import parse_contract, split_plan
+
+    params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "GATHER_LANES": 8,
+              "TOPK_TILE": 32, "COMBINE": "cluster"}
+    source = TEMPLATE.render(params)
+    build = compile_cuda(source, tmp_path)
+    assert build.ok, build.log[-3000:]
+    dev = torch.device("cuda", 0)
+    contract = parse_contract(source)
+    module = CubinModule(Path(build.cubin), dev)
+    capacity = {s: module.max_active_clusters(contract.split_kernel, (1, s, 1), contract.threads,
+                                              contract.smem_bytes) for s in (2, 4, 8, 16)}
+    print("clusters held at once:", capacity)
+    sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
+    assert 0 < capacity[8] * 8 <= sm_count and capacity[2] * 2 <= sm_count  # one 225 KB CTA per SM
+    for batch in (1, 2, 4, 8, 16, 64):
+        splits, _ = split_plan(contract, batch, 128, 2048, sm_count, capacity.__getitem__)
+        if splits > 1:
+            assert batch * 2 <= capacity[splits], (batch, splits, capacity)
