@@ -202,6 +202,10 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
         runner.stop()
         raise UserError(f"{template.path}: a CUDA template runs only on a CUDA GPU and this machine has none; "
                         f"`python -m engine compile {template.path} [--genome JSON]` builds a genome here")
+    if not template.interpreter and env["device_kind"] != "cuda":
+        runner.stop()
+        raise UserError(f"{template.path}: this template's kernels do not run under the Triton interpreter "
+                        f"(front matter interpreter = false) and this machine has no CUDA GPU")
     return runner, env["device_kind"] == "cpu"
 
 

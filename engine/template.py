@@ -8,6 +8,7 @@ A template opens with a Jinja comment holding TOML that says what it is::
     entry = "sparse_mla_decode"        # the function the harness calls
     space = "../genomes/sparse_mla_triton.toml"   # relative to the template
     problem_args = { kv_format = "KV_FORMAT" }     # optional: problem arguments set by genes
+    interpreter = false                # optional (Triton): kernels that the interpreter cannot run (Gluon)
     -#}
 
 Rendering uses ``StrictUndefined``: a hole the genome does not fill is an error, never an
@@ -49,6 +50,7 @@ class Template:
     entry: str
     space_path: Path
     problem_args: tuple[tuple[str, str], ...] = ()   # (argument of the problem, gene that sets it)
+    interpreter: bool = True    # False: GPU only (Gluon kernels do not run under TRITON_INTERPRET)
 
     @property
     def content_hash(self) -> str:
@@ -118,8 +120,12 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
     args = meta.get("problem_args", {})
     if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
         raise UserError(f"{path}: front matter problem_args must map problem arguments to gene names")
+    interpreter = meta.get("interpreter", True)
+    if not isinstance(interpreter, bool):
+        raise UserError(f"{path}: front matter interpreter must be true or false, not {interpreter!r}")
     return Template(path, text, meta["problem"], meta["language"], meta["entry"],
-                    space_path or (path.parent / meta["space"]).resolve(), tuple(sorted(args.items())))
+                    space_path or (path.parent / meta["space"]).resolve(), tuple(sorted(args.items())),
+                    interpreter)
 
 
 def _environment() -> jinja2.Environment:

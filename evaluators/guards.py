@@ -17,7 +17,12 @@ from evaluators.status import Status
 
 # Modules a Triton template may import. Anything else (ctypes, os, threading, gc, inspect, ...)
 # is a way to reach outside the kernel: raw memory, other threads, the harness's objects.
-TRITON_IMPORTS = frozenset({"torch", "triton", "triton.language", "math"})
+TRITON_IMPORTS = frozenset({"torch", "triton", "triton.language", "math",
+                            # Gluon: Triton's explicit-layout dialect, compiled by the same compiler
+                            "triton.experimental", "triton.experimental.gluon",
+                            "triton.experimental.gluon.language",
+                            "triton.experimental.gluon.language.nvidia.ampere",
+                            "triton.experimental.gluon.language.nvidia.hopper"})
 
 # Host-side names that hide work from the timer or reach into the harness.
 FORBIDDEN_ATTRS = {
@@ -50,9 +55,12 @@ def static_check_triton(source: str, entry: str) -> None:
     for node in ast.walk(tree):
         _check_imports(node)
         _check_names(node)
+    # Names bound by `from triton... import x` (gl, async_copy, warpgroup_mma, ...) are Triton's.
+    triton_names = {a.asname or a.name for n in ast.walk(tree)
+                    if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("triton") for a in n.names}
     for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
         if fn.name in kernels:
-            _check_kernel_body(fn, kernels)
+            _check_kernel_body(fn, kernels | triton_names)
         else:
             _check_host_body(fn)
     if entry not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
@@ -92,8 +100,8 @@ def _check_names(node: ast.AST) -> None:
 
 
 def _check_kernel_body(fn: ast.FunctionDef, kernels: set[str]) -> None:
-    """Inside @triton.jit: only tl.*, triton.*, other kernels of the module, and builtins the
-    Triton front end knows (range, min, max, ...)."""
+    """Inside @triton.jit (or @gluon.jit): only tl.*, triton.*, other kernels of the module, names
+    imported from Triton's modules, and builtins the Triton front end knows (range, min, max, ...)."""
     allowed_builtins = {"range", "min", "max", "abs", "len", "int", "float", "print"}
     for node in ast.walk(fn):
         if not isinstance(node, ast.Call):

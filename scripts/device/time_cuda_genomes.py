@@ -2,7 +2,8 @@
 
 Usage: python3 scripts/device/time_cuda_genomes.py [VARIANTS.json] [--repeats N] [--timeout-s S]
                                                    [--old OLD.cu.j2] [--json NAME]
-VARIANTS.json maps a name to gene changes from the space's defaults (without it, the list below).
+VARIANTS.json maps a name to gene changes from the space's defaults (without it, the list below),
+or to {"template": PATH, "genes": {...}} for a genome of another template (timed in the same worker).
 Each repeat times every variant once, in order, so the spread between repeats says what a
 difference means. With --old (a former version of the template, e.g. from `git show
 REV:templates/sparse_mla.cu.j2`), each variant is timed with the old and the current template in
@@ -31,20 +32,26 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
     ap.add_argument("--json", default="cuda_compare.json")
     args = ap.parse_args(argv)
     changes = json.loads(Path(args.variants).read_text()) if args.variants else default_variants
-    t = load_template(TEMPLATE); space = t.load_space()
+    t = load_template(TEMPLATE)
     versions = {"new": t}
     if args.old:  # the old text, rendered with the same genes (those it does not read are ignored)
         versions = {"old": template_from_text(TEMPLATE, args.old.read_text(), t.space_path.resolve()), "new": t}
-    variants = {name: dict(space.default_params(), **delta) for name, delta in changes.items()}
-    for name, p in variants.items():
+    variants, own = {}, {}
+    for name, delta in changes.items():
+        tv = load_template(Path(delta["template"])) if "template" in delta else t
+        space = tv.load_space()
+        p = dict(space.default_params(), **delta.get("genes", {} if "template" in delta else delta))
         assert space.is_valid(p), (name, space.violations(p))
+        variants[name] = p
+        if tv is not t:
+            own[name] = tv
     runner = WorkerRunner(Path("results/compare/kernels"), Path("results/compare/worker.log"), device="cuda",
                           timeout_s=args.timeout_s)
     runner.start()
     rows, hung = [], set()
     for rep in range(args.repeats):
         for name, p in variants.items():
-            for label, tv in versions.items():
+            for label, tv in ({"new": own[name]} if name in own else versions).items():
                 if (label, p.get("PIPELINE")) in hung:
                     continue
                 res = runner.evaluate(tv.request(tv.render(p), p))
