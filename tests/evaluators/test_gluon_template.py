@@ -101,10 +101,12 @@ def test_single_warpgroup_kernel_compiles_for_sm90_with_wgmma_and_cp_async(tmp_p
     assert _stack_bytes(compiled, tmp_path) == 0  # no spills
 
 
-@pytest.mark.parametrize("consumer_regs", [216, 232])
-def test_warp_specialized_kernel_gives_consumers_their_registers(tmp_path, consumer_regs):
-    module = _load({"WARP_SPECIALIZE": True, "CONSUMER_REGS": consumer_regs}, tmp_path)
-    constexprs = {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": True, "CONSUMER_REGS": consumer_regs}
+@pytest.mark.parametrize("consumer_regs,scores,overlap", [(216, "each", False), (232, "halves", True)])
+def test_warp_specialized_kernel_gives_consumers_their_registers(tmp_path, consumer_regs, scores, overlap):
+    module = _load({"WARP_SPECIALIZE": True, "CONSUMER_REGS": consumer_regs, "WS_SCORES": scores,
+                    "OVERLAP": overlap}, tmp_path)
+    constexprs = {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": True, "CONSUMER_REGS": consumer_regs,
+                  "HALVES": scores == "halves", "OVERLAP": overlap}
     compiled = _compile(module._ws_split_kernel, constexprs, num_warps=4, maxnreg=168)
     ptx = compiled.asm["ptx"]
     assert compiled.metadata.shared <= SMEM_LIMIT
