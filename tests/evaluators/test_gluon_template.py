@@ -109,9 +109,10 @@ def test_single_warpgroup_kernel_compiles_for_sm90_with_wgmma_and_cp_async(tmp_p
 def test_warp_specialized_kernel_gives_consumers_their_registers(tmp_path, consumer_regs, scores, overlap, fused):
     module = _load({"WARP_SPECIALIZE": True, "CONSUMER_REGS": consumer_regs, "WS_SCORES": scores,
                     "OVERLAP": overlap, "COMBINE": "fused" if fused else "separate",
-                    "NUM_SPLITS": 4 if fused else "auto"}, tmp_path)
+                    "NUM_SPLITS": 4 if fused else "auto", "GATHER_CHUNK": 32 if fused else 16}, tmp_path)
     constexprs = {"BH": 64, "BK": 64, "STAGES": 2, "SINGLE": not fused, "CONSUMER_REGS": consumer_regs,
-                  "HALVES": scores == "halves", "OVERLAP": overlap, "FUSED": fused}
+                  "HALVES": scores == "halves", "OVERLAP": overlap, "FUSED": fused,
+                  "GATHER_CHUNK": 32 if fused else 16}
     compiled = _compile(module._ws_split_kernel, constexprs, num_warps=4, maxnreg=168)
     ptx = compiled.asm["ptx"]
     assert compiled.metadata.shared <= SMEM_LIMIT

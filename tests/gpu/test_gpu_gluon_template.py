@@ -26,10 +26,10 @@ def runner(module_worker):
     {"TOPK_TILE": 32, "STAGES": 3, "OVERLAP": True, "NUM_SPLITS": 4, "COMBINE": "fused"},
     {"WARP_SPECIALIZE": True, "CONSUMER_REGS": 224},
     {"WARP_SPECIALIZE": True, "TOPK_TILE": 32, "STAGES": 4, "NUM_SPLITS": 2},
-    {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "CONSUMER_REGS": 224},
+    {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "CONSUMER_REGS": 224, "GATHER_CHUNK": 32},
     {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "OVERLAP": True, "TOPK_TILE": 32, "STAGES": 3,
      "NUM_SPLITS": 8},
-    {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "NUM_SPLITS": 16, "COMBINE": "fused"},
+    {"WARP_SPECIALIZE": True, "WS_SCORES": "halves", "NUM_SPLITS": 16, "COMBINE": "fused", "GATHER_CHUNK": 64},
 ], ids=["value-halves", "value-halves-overlap-4splits-fused", "ws-each", "ws-each-32rows-2splits", "ws-halves",
         "ws-halves-overlap-32rows-8splits", "ws-halves-16splits-fused"])
 def test_gluon_genomes_verify_and_time_under_graph_replay(runner, genes):
