@@ -20,6 +20,7 @@ LOG2E = 1.4426950408889634
 _CONTRACT = re.compile(r"^//\s*kernel-genome-launch:\s*(\{.*\})\s*$", re.M)
 KV_FORMATS = {"bf16": 1152, "fp8_656": 656}  # bytes per cache row
 COMBINES = ("separate", "fused", "cluster")
+PARTIAL_DTYPES = {"fp32": "float32", "bf16": "bfloat16"}  # partials -> torch dtype of the split buffers
 MAX_CLUSTER = 16       # the kernel's limit; beyond 8 a cluster size is non-portable
 AUTO_CLUSTER = 8       # the largest cluster 'auto' picks (portable: every sm_90 part schedules it)
 
@@ -39,6 +40,7 @@ class LaunchContract:
     combine: str
     kv_format: str
     smem_bytes: int
+    partials: str = "fp32"   # dtype of the splits' partial outputs: fp32 or bf16
 
 
 def parse_contract(source: str) -> LaunchContract:
@@ -53,6 +55,8 @@ def parse_contract(source: str) -> LaunchContract:
     if contract.kv_format not in KV_FORMATS or contract.combine not in COMBINES:
         raise ContractError(f"kernel-genome-launch: unknown kv_format {contract.kv_format!r} "
                             f"or combine {contract.combine!r}")
+    if contract.partials not in PARTIAL_DTYPES:
+        raise ContractError(f"kernel-genome-launch: partials {contract.partials!r} is not one of {sorted(PARTIAL_DTYPES)}")
     if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
         raise ContractError(f"kernel-genome-launch: num_splits {contract.num_splits!r}")
     return contract
@@ -124,7 +128,8 @@ def make_entry(contract: LaunchContract, module) -> Callable:
         if splits == 1 or cluster:  # a cluster merges in distributed shared memory: no partials
             part_out, part_lse, arrivals = out, lse, lse
         else:
-            part_out = torch.empty(batch, splits, heads, D_V, device=q.device, dtype=torch.float32)
+            part_out = torch.empty(batch, splits, heads, D_V, device=q.device,
+                                   dtype=getattr(torch, PARTIAL_DTYPES[contract.partials]))
             part_lse = torch.empty(batch, splits, heads, device=q.device, dtype=torch.float32)
             arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
                         if contract.combine == "fused" else part_lse)

@@ -34,7 +34,8 @@ GENOMES = {
                                         THREADS=256, TOPK_TILE=32, STAGES=3, NUM_SPLITS="auto",
                                         COMBINE="separate"),
     "fp8_hpw32_fused_s1_4splits": dict(MMA="mma_sync", KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=32,
-                                       THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=4, COMBINE="fused"),
+                                       THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=4, COMBINE="fused",
+                                       PARTIALS="bf16"),
     "fp8_hpw16_separate_s3_auto": dict(MMA="mma_sync", KV_FORMAT="fp8_656", HEADS_PER_CTA=16, HEADS_PER_WARP=16,
                                        THREADS=128, TOPK_TILE=32, STAGES=3, NUM_SPLITS="auto",
                                        COMBINE="separate"),
@@ -51,7 +52,8 @@ GENOMES = {
                                            NUM_SPLITS="auto", COMBINE="separate"),
     "seesaw_fp8_64rows_prefetch_fused": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                              HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2,
-                                             GATHER_LANES=4, L2_PREFETCH=2, NUM_SPLITS=8, COMBINE="fused"),
+                                             GATHER_LANES=4, L2_PREFETCH=2, NUM_SPLITS=8, COMBINE="fused",
+                                             PARTIALS="bf16"),
     "seesaw_bf16_cluster_auto": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
                                      HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
                                      NUM_SPLITS="auto", COMBINE="cluster"),
@@ -96,6 +98,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert values("KV_FORMAT") == {"bf16", "fp8_656"}
     assert values("HEADS_PER_WARP") == {16, 32}
     assert values("COMBINE") == {"separate", "fused", "cluster"}
+    assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
@@ -117,6 +120,10 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     assert ("wgmma.mma_async" in source) == (GENOMES[name]["MMA"] == "wgmma")
     split = kernels[contract.split_kernel]
     assert split.stack_bytes == 0, split  # the accumulators stay in registers, not local memory
+    # the partials' type is the one the launch line tells the host to allocate
+    bf16_partials = GENOMES[name].get("PARTIALS") == "bf16"
+    assert contract.partials == ("bf16" if bf16_partials else "fp32")
+    assert ("using PartT = __nv_bfloat16;" in source) == bf16_partials
     # __launch_bounds__(THREADS, 1): the register file caps a thread at 65536 / THREADS (255 at most)
     assert 64 <= split.registers <= min(255, 65536 // launch_threads(GENOMES[name])), split
     totals = build.totals()
@@ -233,6 +240,8 @@ def test_a_source_without_a_usable_launch_line_is_a_contract_error():
         parse_contract(source.replace(line, line.replace('"kv_format": "bf16"', '"kv_format": "nvfp4"')))
     with pytest.raises(ContractError, match="num_splits"):
         parse_contract(source.replace(line, line.replace('"num_splits": "auto"', '"num_splits": 0')))
+    with pytest.raises(ContractError, match="partials 'fp16'"):
+        parse_contract(source.replace(line, line.replace('"partials": "fp32"', '"partials": "fp16"')))
 
 
 # -- the harness in a real worker process on the CPU --------------------------------------------
