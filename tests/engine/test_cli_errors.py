@@ -123,6 +123,15 @@ def test_evolve_template_with_syntax_error_names_file_and_line(tmp_path):
     assert_no_run_folder(out)
 
 
+def test_evolve_template_whose_interpreter_flag_is_not_a_boolean_names_the_field(tmp_path):
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    template.write_text(template.read_text().replace('space = "tiny.toml"', 'space = "tiny.toml"\ninterpreter = "no"'))
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--out", out)
+    assert_user_error(proc, str(template), "interpreter", "'no'")
+    assert_no_run_folder(out)
+
+
 def test_eval_template_with_syntax_error(tmp_path):
     template = write_template(tmp_path, "X = {{ BLOCK ) }}\n")
     proc = run_cli("eval", template)
