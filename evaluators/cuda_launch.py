@@ -62,11 +62,16 @@ class CubinModule:
         return self._kernels[key]
 
     def launch(self, name: str, grid: tuple[int, int, int], block: int, smem: int, *args: Any,
-               cluster: tuple[int, int, int] | None = None) -> None:
+               cluster: tuple[int, int, int] | None = None, pdl: bool = False) -> None:
         """Launch `grid` CTAs; with `cluster`, as clusters of that shape (each grid dimension a
-        multiple of the cluster's)."""
+        multiple of the cluster's); with `pdl`, as a programmatic dependent of the stream's
+        previous kernel (the kernel must wait for it with griddepcontrol.wait)."""
         size = cluster[0] * cluster[1] * cluster[2] if cluster else 1
         kernel = self.kernel(name, smem, size)
+        if pdl:
+            if cluster:
+                raise LaunchError(f"launch of {name}: a programmatic dependent launch takes no cluster here")
+            return self._launch_dependent(name, kernel, grid, block, smem, args)
         stream = self._stream(torch.cuda.current_stream(self.device_index).cuda_stream)
         if cluster:  # cuda.core counts the grid in clusters when a cluster shape is given
             if any(g % c for g, c in zip(grid, cluster)):
@@ -80,6 +85,33 @@ class CubinModule:
         except Exception as exc:  # the CUresult text tells a refused launch from anything else
             raise LaunchError(f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} failed: "
                               f"{type(exc).__name__}: {exc}") from exc
+
+    def _launch_dependent(self, name: str, kernel: Any, grid: tuple[int, int, int], block: int, smem: int,
+                          args: tuple) -> None:
+        """cuda.core's LaunchConfig (1.2) has no programmatic-serialization attribute: the driver's
+        cuLaunchKernelEx takes it, with the arguments as an array of pointers to their values."""
+        import numpy as np
+
+        config = driver.CUlaunchConfig()
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid
+        config.blockDimX, config.blockDimY, config.blockDimZ = block, 1, 1
+        config.sharedMemBytes = smem
+        config.hStream = driver.CUstream(torch.cuda.current_stream(self.device_index).cuda_stream)
+        attribute = driver.CUlaunchAttribute()
+        attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+        attribute.value.programmaticStreamSerializationAllowed = 1
+        config.attrs = [attribute]
+        config.numAttrs = 1
+        values = [_kernel_argument(a) for a in args]  # alive until the driver has copied them
+        pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
+        handle = kernel.handle if hasattr(kernel, "handle") else kernel._handle
+        try:
+            err, = driver.cuLaunchKernelEx(config, handle, pointers.ctypes.data, 0)
+        except Exception as exc:
+            raise LaunchError(f"dependent launch of {name} grid={grid} block={block} smem={smem} failed: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        if err != driver.CUresult.CUDA_SUCCESS:
+            raise LaunchError(f"dependent launch of {name} grid={grid} block={block} smem={smem} failed: {err}")
 
     def max_active_clusters(self, name: str, cluster: tuple[int, int, int], block: int, smem: int) -> int:
         """How many clusters of this shape the device can run at once (the driver's occupancy
@@ -97,6 +129,18 @@ class CubinModule:
         if handle not in self._streams:
             self._streams[handle] = self.device.create_stream(_TorchStream(handle))
         return self._streams[handle]
+
+
+def _kernel_argument(value: Any):
+    """One kernel argument as a one-element numpy array: a numpy scalar keeps its type (int32,
+    float32); a Python int is a device pointer."""
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        return np.array([value], dtype=value.dtype)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return np.array([value], dtype=np.uint64)
+    raise LaunchError(f"kernel argument {value!r} of type {type(value).__name__}: expected a numpy scalar or a pointer")
 
 
 def _set_attribute(kernel: Any, attribute: str, value: int, device_index: int, what: str) -> None:

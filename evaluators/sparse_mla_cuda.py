@@ -41,6 +41,14 @@ class LaunchContract:
     kv_format: str
     smem_bytes: int
     partials: str = "fp32"   # dtype of the splits' partial outputs: fp32 or bf16
+    pdl: bool = False        # launch the combine kernel as a programmatic dependent of the split kernel
+    combine_threads_max: int = 128  # the combine kernel takes 128 x G threads (G groups of splits), up to this
+
+
+def combine_threads(contract: LaunchContract, splits: int) -> int:
+    """Threads of a combine CTA: one group of 128 per 8 splits, so that a thread of each group
+    has 8 splits' loads in flight, up to the kernel's limit."""
+    return 128 * max(1, min(contract.combine_threads_max // 128, splits // 8))
 
 
 def parse_contract(source: str) -> LaunchContract:
@@ -55,6 +63,12 @@ def parse_contract(source: str) -> LaunchContract:
     if contract.kv_format not in KV_FORMATS or contract.combine not in COMBINES:
         raise ContractError(f"kernel-genome-launch: unknown kv_format {contract.kv_format!r} "
                             f"or combine {contract.combine!r}")
+    if not isinstance(contract.pdl, bool):
+        raise ContractError(f"kernel-genome-launch: pdl {contract.pdl!r} is not true or false")
+    if not (isinstance(contract.combine_threads_max, int) and contract.combine_threads_max >= 128
+            and contract.combine_threads_max % 128 == 0 and contract.combine_threads_max <= 1024):
+        raise ContractError(f"kernel-genome-launch: combine_threads_max {contract.combine_threads_max!r} "
+                            "is not a multiple of 128 up to 1024")
     if contract.partials not in PARTIAL_DTYPES:
         raise ContractError(f"kernel-genome-launch: partials {contract.partials!r} is not one of {sorted(PARTIAL_DTYPES)}")
     if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
@@ -138,8 +152,9 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
                       np.float32(sm_scale * LOG2E), cluster=(1, splits, 1) if cluster else None)
         if splits > 1 and contract.combine == "separate":
-            module.launch(contract.combine_kernel, (heads, batch, 1), 128, 0,
-                          *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits))
+            module.launch(contract.combine_kernel, (heads, batch, 1), combine_threads(contract, splits), 0,
+                          *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),
+                          pdl=contract.pdl)
 
     return entry
 

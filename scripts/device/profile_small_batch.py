@@ -3,13 +3,15 @@ the harness's graph timing, for chosen CUDA genomes, plus the floor of the timin
 (a graph of one and of two empty kernels, timed the same way, cold L2 included).
 
 Usage: python3 scripts/device/profile_small_batch.py VARIANTS.json [--batches 1,8] [--context 32768]
-VARIANTS.json maps a name to gene changes from the space's defaults. Writes $OUT/small_batch.json.
+VARIANTS.json maps a name to gene changes from the space's defaults, or to {"template": PATH, "genes":
+{...}}: the genes rendered by another text of the CUDA template (an edited copy, to time what an
+edit costs). Writes $OUT/small_batch.json.
 """
 import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 import torch
-from engine.template import load_template
+from engine.template import load_template, template_from_text
 from evaluators.bench import GraphTimer
 from evaluators.cuda_compile import compile_cuda
 from evaluators.cuda_launch import CubinModule
@@ -52,9 +54,11 @@ def main():
     t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
     changes = json.loads(Path(args.variants).read_text())
     for name, delta in changes.items():
-        p = dict(space.default_params(), **delta)
+        tv = template_from_text(t.path, Path(delta["template"]).read_text(), t.space_path.resolve()) \
+            if "template" in delta else t
+        p = dict(space.default_params(), **delta.get("genes", {} if "template" in delta else delta))
         assert space.is_valid(p), (name, space.violations(p))
-        src = t.render(p)
+        src = tv.render(p)
         build = compile_cuda(src, cache)
         if not build.ok:
             print(name, "compile failed", build.log[-2000:], flush=True)

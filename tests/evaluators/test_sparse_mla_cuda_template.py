@@ -17,7 +17,7 @@ import pytest
 
 from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead, compile_cuda
-from evaluators.sparse_mla_cuda import ContractError, LaunchContract, parse_contract, split_plan
+from evaluators.sparse_mla_cuda import ContractError, LaunchContract, combine_threads, parse_contract, split_plan
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -32,7 +32,7 @@ SMEM_LIMIT = 232448  # 227 KB of dynamic shared memory per block on sm_90
 GENOMES = {
     "bf16_hpw16_separate_s3_auto": dict(MMA="mma_sync", KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
                                         THREADS=256, TOPK_TILE=32, STAGES=3, NUM_SPLITS="auto",
-                                        COMBINE="separate"),
+                                        COMBINE="separate", PDL=True),
     "fp8_hpw32_fused_s1_4splits": dict(MMA="mma_sync", KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=32,
                                        THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=4, COMBINE="fused",
                                        PARTIALS="bf16"),
@@ -99,6 +99,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert values("HEADS_PER_WARP") == {16, 32}
     assert values("COMBINE") == {"separate", "fused", "cluster"}
     assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16"}
+    assert {g.get("PDL", False) for g in GENOMES.values()} == {False, True}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
@@ -124,12 +125,21 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     bf16_partials = GENOMES[name].get("PARTIALS") == "bf16"
     assert contract.partials == ("bf16" if bf16_partials else "fp32")
     assert ("using PartT = __nv_bfloat16;" in source) == bf16_partials
+    # PDL: the launch line asks for a dependent launch of the combine kernel, and the kernels
+    # carry the two halves of the handshake (an early trigger, a wait before any partial is read)
+    pdl = GENOMES[name].get("PDL", False)
+    assert contract.pdl == pdl and contract.combine_threads_max == 512
+    assert ("griddepcontrol.launch_dependents" in source) == pdl and ("griddepcontrol.wait" in source) == pdl
+    # aiming at four 512-thread CTAs an SM, ptxas squeezes the combine kernel into 32 registers by
+    # loading one split at a time; its launch bounds ask for two, which leave eight loads in flight
+    assert kernels[contract.combine_kernel].registers > 32, kernels[contract.combine_kernel]
     # __launch_bounds__(THREADS, 1): the register file caps a thread at 65536 / THREADS (255 at most)
     assert 64 <= split.registers <= min(255, 65536 // launch_threads(GENOMES[name])), split
     totals = build.totals()
     assert totals["spill_bytes"] == 0 and 64 <= totals["registers"] <= 255
-    # all shared memory is dynamic: the launcher passes smem_bytes from the launch line
-    assert totals["shared_bytes"] == 0
+    # the split kernel's shared memory is all dynamic: the launcher passes smem_bytes from the
+    # launch line (the combine kernel's few KB of reductions are static)
+    assert split.shared_bytes == 0 and kernels[contract.combine_kernel].shared_bytes <= 8192
 
 
 @pytest.mark.parametrize("name", sorted(GENOMES))
@@ -242,6 +252,19 @@ def test_a_source_without_a_usable_launch_line_is_a_contract_error():
         parse_contract(source.replace(line, line.replace('"num_splits": "auto"', '"num_splits": 0')))
     with pytest.raises(ContractError, match="partials 'fp16'"):
         parse_contract(source.replace(line, line.replace('"partials": "fp32"', '"partials": "fp16"')))
+    with pytest.raises(ContractError, match="pdl 1 is not true or false"):
+        parse_contract(source.replace(line, line.replace('"pdl": true', '"pdl": 1')))
+    for bad in (100, 2048):  # not whole groups of 128; beyond a CTA
+        with pytest.raises(ContractError, match=f"combine_threads_max {bad} "):
+            parse_contract(source.replace(line, line.replace('"combine_threads_max": 512', f'"combine_threads_max": {bad}')))
+
+
+def test_the_combine_kernel_takes_a_group_of_128_threads_per_8_splits_up_to_its_limit():
+    c = parse_contract(render(GENOMES["bf16_hpw16_separate_s3_auto"]))
+    assert [combine_threads(c, s) for s in (2, 8, 15, 16, 24, 32, 64)] == [128, 128, 128, 256, 384, 512, 512]
+    # a launch line without the field (an older template) gets the one-group kernel it was written for
+    old = LaunchContract(**{k: v for k, v in c.__dict__.items() if k != "combine_threads_max"})
+    assert combine_threads(old, 64) == 128
 
 
 # -- the harness in a real worker process on the CPU --------------------------------------------

@@ -40,9 +40,14 @@ def runner(module_worker):
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "COMBINE": "cluster"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16"},
     {"KV_FORMAT": "fp8_656", "NUM_SPLITS": 4, "COMBINE": "fused", "PARTIALS": "bf16"},
+    # a dependent combine launch; 64 splits at B=1 (four groups of 16: two batches of loads),
+    # 22 at B=3 (two groups of 11: a batch and a remainder)
+    {"PDL": True},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
-        "mma_sync-fp8-fused-bf16-partials"])
+        "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
