@@ -43,6 +43,7 @@ class LaunchContract:
     partials: str = "fp32"   # dtype of the splits' partial outputs: fp32 or bf16
     pdl: bool = False        # launch the combine kernel as a programmatic dependent of the split kernel
     combine_threads_max: int = 128  # the combine kernel takes 128 x G threads (G groups of splits), up to this
+    value_split: int = 1     # CTAs per (token, head block, split), each with 512 / value_split value columns
 
 
 def combine_threads(contract: LaunchContract, splits: int) -> int:
@@ -69,6 +70,8 @@ def parse_contract(source: str) -> LaunchContract:
             and contract.combine_threads_max % 128 == 0 and contract.combine_threads_max <= 1024):
         raise ContractError(f"kernel-genome-launch: combine_threads_max {contract.combine_threads_max!r} "
                             "is not a multiple of 128 up to 1024")
+    if contract.value_split not in (1, 2) or isinstance(contract.value_split, bool):
+        raise ContractError(f"kernel-genome-launch: value_split {contract.value_split!r} is not 1 or 2")
     if contract.partials not in PARTIAL_DTYPES:
         raise ContractError(f"kernel-genome-launch: partials {contract.partials!r} is not one of {sorted(PARTIAL_DTYPES)}")
     if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
@@ -87,7 +90,7 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
     (a GPC fits fewer clusters of 8 big CTAs than its SMs suggest)."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     if contract.num_splits == "auto":
-        ctas = batch * (heads // contract.heads_per_cta)
+        ctas = batch * (heads // contract.heads_per_cta) * contract.value_split
         splits = max(1, min(tiles, sm_count // ctas))
         if contract.combine == "cluster":
             splits = 1 << (min(splits, AUTO_CLUSTER).bit_length() - 1)
@@ -147,7 +150,8 @@ def make_entry(contract: LaunchContract, module) -> Callable:
             part_lse = torch.empty(batch, splits, heads, device=q.device, dtype=torch.float32)
             arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
                         if contract.combine == "fused" else part_lse)
-        module.launch(contract.split_kernel, (n_hb, splits, batch), contract.threads, contract.smem_bytes,
+        module.launch(contract.split_kernel, (n_hb * contract.value_split, splits, batch), contract.threads,
+                      contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
                       np.float32(sm_scale * LOG2E), cluster=(1, splits, 1) if cluster else None)

@@ -20,14 +20,14 @@ from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import compile_cuda
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.problem import Workload
-from evaluators.sparse_mla_cuda import LOG2E, parse_contract, split_plan
+from evaluators.sparse_mla_cuda import LOG2E, PARTIAL_DTYPES, parse_contract, split_plan
 
 SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
          "p_wait_free", "p_gather", "p_wait_copies", "p_dequant", "p_total", "n_iter"]
 
 PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
-    ("  const int hb = blockIdx.x, split = blockIdx.y, b = blockIdx.z;\n",
-     "  const int hb = blockIdx.x, split = blockIdx.y, b = blockIdx.z;\n"
+    ("  const int hb = blockIdx.x / VS, vh = blockIdx.x % VS, split = blockIdx.y, b = blockIdx.z;\n",
+     "  const int hb = blockIdx.x / VS, vh = blockIdx.x % VS, split = blockIdx.y, b = blockIdx.z;\n"
      "  long long* kg_tr = reinterpret_cast<long long*>(arrivals) +\n"
      "      ((size_t)(blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) * 16;\n"
      "  const long long kg_start = clock64();\n"
@@ -62,8 +62,8 @@ PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
      "      wg_commit();\n      wg_wait0();\n      kgc[4] += clock() - kg_t;\n      mbar_arrive(bar_free + 8 * ps);\n"),
     ("    write_rows(o, m_run, l_run, s_sum, s_flag, arrivals,",
      "    kg_t = clock();\n    write_rows(o, m_run, l_run, s_sum, s_flag, arrivals,"),
-    ("tid, 256);  // tid < 256 here\n",
-     "tid, 256);  // tid < 256 here\n"
+    ("tid, 256, vh * (D_V / VS));  // tid < 256 here\n",
+     "tid, 256, vh * (D_V / VS));  // tid < 256 here\n"
      "    if (tid == 0) { kgc[5] = clock() - kg_t; for (int i = 0; i < 6; ++i) kg_tr[i] = kgc[i]; kg_tr[6] = clock64() - kg_start;\n"
      "      unsigned long long g1; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g1)); kg_tr[13] = kg_g0; kg_tr[14] = g1; }\n"),
 ]
@@ -114,10 +114,11 @@ def main():
             w = Workload(f"b{b}", b, 128, 2048, args.context)
             inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev, [w]))
             splits, per_split = split_plan(contract, b, 128, 2048, sm_count)
-            n_hb = 128 // contract.heads_per_cta
+            n_hb = 128 // contract.heads_per_cta * contract.value_split  # CTAs along x
             out = torch.empty(b, 128, 512, dtype=torch.bfloat16, device=dev)
             lse = torch.empty(b, 128, dtype=torch.float32, device=dev)
-            part_out = torch.empty(b, splits, 128, 512, dtype=torch.float32, device=dev)
+            part_out = torch.empty(b, splits, 128, 512, dtype=getattr(torch, PARTIAL_DTYPES[contract.partials]),
+                                   device=dev)
             part_lse = torch.empty(b, splits, 128, dtype=torch.float32, device=dev)
             trace = torch.zeros(n_hb * splits * b, 16, dtype=torch.int64, device=dev)
             launch = lambda: module.launch(  # noqa: E731

@@ -5,6 +5,7 @@ type what cannot run here (compile error, GPU-only runtime, static rejection) in
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import json
 import re
@@ -57,6 +58,13 @@ GENOMES = {
     "seesaw_bf16_cluster_auto": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
                                      HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
                                      NUM_SPLITS="auto", COMBINE="cluster"),
+    "seesaw_bf16_value_split_pdl": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                        HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                        NUM_SPLITS="auto", COMBINE="separate", PARTIALS="bf16", PDL=True,
+                                        VALUE_SPLIT=2),
+    "seesaw_fp8_64rows_value_split": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                          HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=8,
+                                          NUM_SPLITS="auto", COMBINE="separate", VALUE_SPLIT=2),
     "seesaw_fp8_64rows_cluster16": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                         HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=8,
                                         NUM_SPLITS=16, COMBINE="cluster"),
@@ -100,6 +108,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert values("COMBINE") == {"separate", "fused", "cluster"}
     assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16"}
     assert {g.get("PDL", False) for g in GENOMES.values()} == {False, True}
+    assert {g.get("VALUE_SPLIT", 1) for g in GENOMES.values()} == {1, 2}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
@@ -129,6 +138,11 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     # carry the two halves of the handshake (an early trigger, a wait before any partial is read)
     pdl = GENOMES[name].get("PDL", False)
     assert contract.pdl == pdl and contract.combine_threads_max == 512
+    # a value split: VALUE_SPLIT times the CTAs, each warpgroup accumulating 256 / VALUE_SPLIT columns
+    value_split = GENOMES[name].get("VALUE_SPLIT", 1)
+    assert contract.value_split == value_split
+    assert ("wgmma_values_part" in source) == (value_split > 1)
+    assert value_split == 1 or f"m64n{256 // value_split}k16" in source
     assert ("griddepcontrol.launch_dependents" in source) == pdl and ("griddepcontrol.wait" in source) == pdl
     # aiming at four 512-thread CTAs an SM, ptxas squeezes the combine kernel into 32 registers by
     # loading one split at a time; its launch bounds ask for two, which leave eight loads in flight
@@ -209,6 +223,12 @@ def test_auto_splits_fill_the_sms_only_when_the_batch_does_not():
     assert split_plan(c, 6, 128, 2048, sm_count=132) == (11, 192)
     assert split_plan(c, 1, 128, 2048, sm_count=1) == (1, 2048)  # one SM: nothing to fill
     assert split_plan(contract(4), 1, 128, 2048, sm_count=132) == (4, 512)
+    # a value split doubles the CTAs of a split: the seesaw's 64-row pairs at B=1, 32 splits either
+    # way (4 CTAs a split want 33); at B=8, 4 splits where one CTA a split took 8
+    halves = LaunchContract("split", "combine", 64, 384, 64, "auto", "separate", "bf16", 1024, value_split=2)
+    assert split_plan(halves, 1, 128, 2048, sm_count=132) == (32, 64)
+    assert split_plan(halves, 8, 128, 2048, sm_count=132) == (4, 512)
+    assert split_plan(dataclasses.replace(halves, value_split=1), 8, 128, 2048, sm_count=132) == (8, 256)
 
 
 @pytest.mark.parametrize("num_splits", ["auto", 2, 4, 8, 16])
@@ -254,6 +274,8 @@ def test_a_source_without_a_usable_launch_line_is_a_contract_error():
         parse_contract(source.replace(line, line.replace('"partials": "fp32"', '"partials": "fp16"')))
     with pytest.raises(ContractError, match="pdl 1 is not true or false"):
         parse_contract(source.replace(line, line.replace('"pdl": true', '"pdl": 1')))
+    with pytest.raises(ContractError, match="value_split 4 is not 1 or 2"):
+        parse_contract(source.replace(line, line.replace('"value_split": 1', '"value_split": 4')))
     for bad in (100, 2048):  # not whole groups of 128; beyond a CTA
         with pytest.raises(ContractError, match=f"combine_threads_max {bad} "):
             parse_contract(source.replace(line, line.replace('"combine_threads_max": 512', f'"combine_threads_max": {bad}')))

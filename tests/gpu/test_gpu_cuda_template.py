@@ -45,9 +45,15 @@ def runner(module_worker):
     {"PDL": True},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
      "PDL": True},
+    # a value split: 128 CTAs at B=1, half the value columns each; FP8 with 64-row tiles
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "VALUE_SPLIT": 2},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 4, "KV_FORMAT": "fp8_656",
+     "VALUE_SPLIT": 2},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
-        "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl"])
+        "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
+        "seesaw-bf16-value-split-pdl", "seesaw-fp8-64rows-value-split"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
