@@ -120,9 +120,12 @@ def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(
         loop.run()
         return read_records(run_dir)
 
-    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / f"w{i}.log", device="cpu", timeout_s=15)
+    # A generous limit: the injector draws no hang here, and on a 2-core CI machine two interpreted
+    # evaluations side by side (plus a worker restarting after the injected crash) took 15 s once,
+    # which turned an ok genome into a timeout row.
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / f"w{i}.log", device="cpu", timeout_s=120)
                        for i in range(2)])
-    single = WorkerRunner(tmp_path / "k1", tmp_path / "single.log", device="cpu", timeout_s=15)
+    single = WorkerRunner(tmp_path / "k1", tmp_path / "single.log", device="cpu", timeout_s=120)
     try:
         pool.start()
         both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 2, "cpu"))  # draws out_of_memory, crash
