@@ -7,12 +7,15 @@ or to {"template": PATH, "genes": {...}} for a genome of another template (timed
 Each repeat times every variant once, in order, so the spread between repeats says what a
 difference means. With --old (a former version of the template, e.g. from `git show
 REV:templates/sparse_mla.cu.j2`), each variant is timed with the old and the current template in
-turn. A variant that times out is not tried again, nor are later ones sharing its PIPELINE: a
-hung schedule would burn the timeout on each. Writes $OUT/NAME (default cuda_compare.json)."""
+turn. Every CUDA source is compiled first, in parallel, into the worker's cubin cache, so the
+serial worker spends no device time on nvcc. A variant that times out is not tried again, nor are
+later ones sharing its PIPELINE: a hung schedule would burn the timeout on each. Writes $OUT/NAME
+(default cuda_compare.json)."""
 import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 from engine.template import load_template, template_from_text
+from evaluators.cuda_compile import CompileAhead
 from evaluators.runner import WorkerRunner
 
 TEMPLATE = Path("templates/sparse_mla.cu.j2")
@@ -45,24 +48,30 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
         variants[name] = p
         if tv is not t:
             own[name] = tv
-    runner = WorkerRunner(Path("results/compare/kernels"), Path("results/compare/worker.log"), device="cuda",
-                          timeout_s=args.timeout_s)
+    runs = {(name, label): (tv, tv.render(p)) for name, p in variants.items()
+            for label, tv in ({"new": own[name]} if name in own else versions).items()}
+    kernels = Path("results/compare/kernels")
+    ahead = CompileAhead(kernels.parent / "cubins")  # the harness's cache: beside the worker's kernels
+    for build in [ahead.submit(src) for tv, src in runs.values() if tv.language == "cuda"]:
+        build.result()
+    ahead.close()
+    runner = WorkerRunner(kernels, Path("results/compare/worker.log"), device="cuda", timeout_s=args.timeout_s)
     runner.start()
     rows, hung = [], set()
     for rep in range(args.repeats):
-        for name, p in variants.items():
-            for label, tv in ({"new": own[name]} if name in own else versions).items():
-                if (label, p.get("PIPELINE")) in hung:
-                    continue
-                res = runner.evaluate(tv.request(tv.render(p), p))
-                if res["status"] == "timeout":
-                    hung.add((label, p.get("PIPELINE")))
-                wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
-                print(f"{rep} {label} {res['status']:<10} {name}: {json.dumps(wl)} {(res.get('error') or '')[:400]}",
-                      flush=True)
-                rows.append({"rep": rep, "version": label, "name": name, "params": p, "status": res["status"],
-                             "resources": res.get("resources"), "workloads": res.get("workloads"),
-                             "error": res.get("error")})
+        for (name, label), (tv, src) in runs.items():
+            p = variants[name]
+            if (label, p.get("PIPELINE")) in hung:
+                continue
+            res = runner.evaluate(tv.request(src, p))
+            if res["status"] == "timeout":
+                hung.add((label, p.get("PIPELINE")))
+            wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
+            print(f"{rep} {label} {res['status']:<10} {name}: {json.dumps(wl)} {(res.get('error') or '')[:400]}",
+                  flush=True)
+            rows.append({"rep": rep, "version": label, "name": name, "params": p, "status": res["status"],
+                         "resources": res.get("resources"), "workloads": res.get("workloads"),
+                         "error": res.get("error")})
     runner.stop()
     Path(os.environ.get("OUT", "/tmp"), args.json).write_text(json.dumps(rows))
 
