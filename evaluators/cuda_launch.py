@@ -104,7 +104,7 @@ class CubinModule:
         config.numAttrs = 1
         values = [_kernel_argument(a) for a in args]  # alive until the driver has copied them
         pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
-        handle = kernel.handle if hasattr(kernel, "handle") else kernel._handle
+        handle = _driver_handle(kernel)
         try:
             err, = driver.cuLaunchKernelEx(config, handle, pointers.ctypes.data, 0)
         except Exception as exc:
@@ -143,9 +143,15 @@ def _kernel_argument(value: Any):
     raise LaunchError(f"kernel argument {value!r} of type {type(value).__name__}: expected a numpy scalar or a pointer")
 
 
+def _driver_handle(kernel: Any) -> Any:
+    """The driver's handle of a cuda.core kernel (a CUkernel when loaded from a library), named
+    `handle` or, in older cuda.core releases, `_handle`."""
+    return kernel.handle if hasattr(kernel, "handle") else kernel._handle
+
+
 def _set_attribute(kernel: Any, attribute: str, value: int, device_index: int, what: str) -> None:
     attr = getattr(driver.CUfunction_attribute, attribute)
-    handle = kernel.handle if hasattr(kernel, "handle") else kernel._handle
+    handle = _driver_handle(kernel)
     if type(handle).__name__ == "CUkernel":  # library-loaded: per device
         err, = driver.cuKernelSetAttribute(attr, value, handle, device_index)
     else:

@@ -52,6 +52,21 @@ def combine_threads(contract: LaunchContract, splits: int) -> int:
     return 128 * max(1, min(contract.combine_threads_max // 128, splits // 8))
 
 
+def split_grid(contract: LaunchContract, heads: int, splits: int, batch: int) -> tuple[int, int, int]:
+    """The split kernel's grid: x = head blocks x value parts (VALUE_SPLIT CTAs share a head
+    block), y = splits, z = tokens."""
+    return heads // contract.heads_per_cta * contract.value_split, splits, batch
+
+
+def partial_buffers(contract: LaunchContract, batch: int, splits: int, heads: int, device) -> tuple:
+    """The splits' partial outputs [B, splits, H, 512], in the type the launch line names, and
+    their fp32 LSEs [B, splits, H]."""
+    import torch
+
+    return (torch.empty(batch, splits, heads, D_V, device=device, dtype=getattr(torch, PARTIAL_DTYPES[contract.partials])),
+            torch.empty(batch, splits, heads, device=device, dtype=torch.float32))
+
+
 def parse_contract(source: str) -> LaunchContract:
     m = _CONTRACT.search(source)
     if not m:
@@ -145,12 +160,10 @@ def make_entry(contract: LaunchContract, module) -> Callable:
         if splits == 1 or cluster:  # a cluster merges in distributed shared memory: no partials
             part_out, part_lse, arrivals = out, lse, lse
         else:
-            part_out = torch.empty(batch, splits, heads, D_V, device=q.device,
-                                   dtype=getattr(torch, PARTIAL_DTYPES[contract.partials]))
-            part_lse = torch.empty(batch, splits, heads, device=q.device, dtype=torch.float32)
+            part_out, part_lse = partial_buffers(contract, batch, splits, heads, q.device)
             arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
                         if contract.combine == "fused" else part_lse)
-        module.launch(contract.split_kernel, (n_hb * contract.value_split, splits, batch), contract.threads,
+        module.launch(contract.split_kernel, split_grid(contract, heads, splits, batch), contract.threads,
                       contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),

@@ -20,7 +20,7 @@ from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import compile_cuda
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.problem import Workload
-from evaluators.sparse_mla_cuda import LOG2E, PARTIAL_DTYPES, parse_contract, split_plan
+from evaluators.sparse_mla_cuda import LOG2E, parse_contract, partial_buffers, split_grid, split_plan
 
 SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
          "p_wait_free", "p_gather", "p_wait_copies", "p_dequant", "p_total", "n_iter"]
@@ -114,15 +114,13 @@ def main():
             w = Workload(f"b{b}", b, 128, 2048, args.context)
             inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev, [w]))
             splits, per_split = split_plan(contract, b, 128, 2048, sm_count)
-            n_hb = 128 // contract.heads_per_cta * contract.value_split  # CTAs along x
+            grid = split_grid(contract, 128, splits, b)
             out = torch.empty(b, 128, 512, dtype=torch.bfloat16, device=dev)
             lse = torch.empty(b, 128, dtype=torch.float32, device=dev)
-            part_out = torch.empty(b, splits, 128, 512, dtype=getattr(torch, PARTIAL_DTYPES[contract.partials]),
-                                   device=dev)
-            part_lse = torch.empty(b, splits, 128, dtype=torch.float32, device=dev)
-            trace = torch.zeros(n_hb * splits * b, 16, dtype=torch.int64, device=dev)
+            part_out, part_lse = partial_buffers(contract, b, splits, 128, dev)
+            trace = torch.zeros(grid[0] * grid[1] * grid[2], 16, dtype=torch.int64, device=dev)
             launch = lambda: module.launch(  # noqa: E731
-                contract.split_kernel, (n_hb, splits, b), contract.threads, contract.smem_bytes,
+                contract.split_kernel, grid, contract.threads, contract.smem_bytes,
                 *(x.data_ptr() for x in (inp.q, inp.kv_cache, inp.indices, out, lse, part_out, part_lse, trace)),
                 np.int32(128), np.int32(2048), np.int32(splits), np.int32(per_split),
                 np.float32(inp.sm_scale * LOG2E))

@@ -18,7 +18,8 @@ import pytest
 
 from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead, compile_cuda
-from evaluators.sparse_mla_cuda import ContractError, LaunchContract, combine_threads, parse_contract, split_plan
+from evaluators.sparse_mla_cuda import (ContractError, LaunchContract, combine_threads, parse_contract, partial_buffers,
+                                        split_grid, split_plan)
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -229,6 +230,19 @@ def test_auto_splits_fill_the_sms_only_when_the_batch_does_not():
     assert split_plan(halves, 1, 128, 2048, sm_count=132) == (32, 64)
     assert split_plan(halves, 8, 128, 2048, sm_count=132) == (4, 512)
     assert split_plan(dataclasses.replace(halves, value_split=1), 8, 128, 2048, sm_count=132) == (8, 256)
+
+
+def test_the_split_grid_and_partial_buffers_follow_the_launch_line():
+    import torch
+
+    c = LaunchContract("split", "combine", 64, 384, 32, "auto", "separate", "bf16", 1024)
+    assert split_grid(c, 128, 8, 3) == (2, 8, 3)
+    halves = dataclasses.replace(c, value_split=2, partials="bf16")
+    assert split_grid(halves, 128, 8, 3) == (4, 8, 3)  # two CTAs a head block, each with half the columns
+    for contract, dtype in ((c, torch.float32), (halves, torch.bfloat16)):
+        part_out, part_lse = partial_buffers(contract, 3, 8, 128, "cpu")
+        assert part_out.shape == (3, 8, 128, 512) and part_out.dtype == dtype
+        assert part_lse.shape == (3, 8, 128) and part_lse.dtype == torch.float32
 
 
 @pytest.mark.parametrize("num_splits", ["auto", 2, 4, 8, 16])
