@@ -7,6 +7,7 @@ Runs inside a GPU worker only. Older cuda-python releases kept the same API unde
 
 from __future__ import annotations
 
+import ctypes
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,46 @@ except ImportError:  # pragma: no cover
 
 class LaunchError(RuntimeError):
     """The driver refused a launch or an attribute (the message names the CUresult)."""
+
+
+class TensorMap:
+    """A bulk-copy tensor map (CUtensorMap: 128 opaque bytes) for a kernel parameter declared
+    `const __grid_constant__` of that size; it is passed by value, so a captured launch keeps it."""
+
+    def __init__(self, raw: ctypes.Array, what: str):
+        self.raw = raw
+        self.what = what
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self.raw)
+
+
+# cuda.h's enum values: CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+_BF16, _SWIZZLE_128B, _L2_PROMOTION_256B = 9, 3, 3
+
+
+def bf16_tensor_map_2d(address: int, inner: int, outer: int, row_bytes: int, box_inner: int, box_outer: int) -> TensorMap:
+    """The tensor map of a row-major [outer, inner] bf16 matrix (rows `row_bytes` apart), copied in
+    boxes of [box_outer rows, box_inner columns] into 128-byte-swizzled shared memory (the layout
+    wgmma reads). The driver's own encoder (libcuda), so the bytes are the driver's."""
+    libcuda = ctypes.CDLL("libcuda.so.1")
+    encode = libcuda.cuTensorMapEncodeTiled
+    encode.restype = ctypes.c_int
+    encode.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p,
+                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                       ctypes.c_int]
+    raw = (ctypes.c_uint64 * 16)()
+    dims = (ctypes.c_uint64 * 2)(inner, outer)
+    strides = (ctypes.c_uint64 * 1)(row_bytes)
+    box = (ctypes.c_uint32 * 2)(box_inner, box_outer)
+    element_strides = (ctypes.c_uint32 * 2)(1, 1)
+    what = f"bf16 [{outer} x {inner}] at {address:#x}, rows {row_bytes} B apart, boxes of {box_outer} x {box_inner}"
+    err = encode(ctypes.addressof(raw), _BF16, 2, address, dims, strides, box, element_strides, 0, _SWIZZLE_128B,
+                 _L2_PROMOTION_256B, 0)
+    if err != 0:
+        raise LaunchError(f"cuTensorMapEncodeTiled refused the tensor map of {what} (CUresult {err})")
+    return TensorMap(raw, what)
 
 
 class _TorchStream:
@@ -68,14 +109,12 @@ class CubinModule:
         previous kernel (the kernel must wait for it with griddepcontrol.wait)."""
         size = cluster[0] * cluster[1] * cluster[2] if cluster else 1
         kernel = self.kernel(name, smem, size)
-        if pdl:
-            if cluster:
-                raise LaunchError(f"launch of {name}: a programmatic dependent launch takes no cluster here")
-            return self._launch_dependent(name, kernel, grid, block, smem, args)
+        if cluster and any(g % c for g, c in zip(grid, cluster)):
+            raise LaunchError(f"launch of {name}: grid {grid} is not a whole number of clusters {cluster}")
+        if pdl or any(isinstance(a, TensorMap) for a in args):
+            return self._launch_driver(name, kernel, grid, block, smem, args, cluster, pdl)
         stream = self._stream(torch.cuda.current_stream(self.device_index).cuda_stream)
         if cluster:  # cuda.core counts the grid in clusters when a cluster shape is given
-            if any(g % c for g, c in zip(grid, cluster)):
-                raise LaunchError(f"launch of {name}: grid {grid} is not a whole number of clusters {cluster}")
             config = LaunchConfig(grid=tuple(g // c for g, c in zip(grid, cluster)), cluster=cluster, block=block,
                                   shmem_size=smem)
         else:
@@ -86,10 +125,11 @@ class CubinModule:
             raise LaunchError(f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} failed: "
                               f"{type(exc).__name__}: {exc}") from exc
 
-    def _launch_dependent(self, name: str, kernel: Any, grid: tuple[int, int, int], block: int, smem: int,
-                          args: tuple) -> None:
-        """cuda.core's LaunchConfig (1.2) has no programmatic-serialization attribute: the driver's
-        cuLaunchKernelEx takes it, with the arguments as an array of pointers to their values."""
+    def _launch_driver(self, name: str, kernel: Any, grid: tuple[int, int, int], block: int, smem: int,
+                       args: tuple, cluster: tuple[int, int, int] | None, pdl: bool) -> None:
+        """The driver's cuLaunchKernelEx, with the arguments as an array of pointers to their
+        values: cuda.core's launch (1.2) has no programmatic-serialization attribute and no
+        by-value tensor-map argument. The grid counts CTAs; a cluster is a launch attribute."""
         import numpy as np
 
         config = driver.CUlaunchConfig()
@@ -97,21 +137,29 @@ class CubinModule:
         config.blockDimX, config.blockDimY, config.blockDimZ = block, 1, 1
         config.sharedMemBytes = smem
         config.hStream = driver.CUstream(torch.cuda.current_stream(self.device_index).cuda_stream)
-        attribute = driver.CUlaunchAttribute()
-        attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
-        attribute.value.programmaticStreamSerializationAllowed = 1
-        config.attrs = [attribute]
-        config.numAttrs = 1
+        attributes = []
+        if pdl:
+            attribute = driver.CUlaunchAttribute()
+            attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+            attribute.value.programmaticStreamSerializationAllowed = 1
+            attributes.append(attribute)
+        if cluster:
+            attribute = driver.CUlaunchAttribute()
+            attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            attribute.value.clusterDim.x, attribute.value.clusterDim.y, attribute.value.clusterDim.z = cluster
+            attributes.append(attribute)
+        config.attrs = attributes
+        config.numAttrs = len(attributes)
         values = [_kernel_argument(a) for a in args]  # alive until the driver has copied them
-        pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
+        pointers = np.array([_argument_address(v) for v in values], dtype=np.uint64)
         handle = _driver_handle(kernel)
+        what = f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} pdl={pdl}"
         try:
             err, = driver.cuLaunchKernelEx(config, handle, pointers.ctypes.data, 0)
         except Exception as exc:
-            raise LaunchError(f"dependent launch of {name} grid={grid} block={block} smem={smem} failed: "
-                              f"{type(exc).__name__}: {exc}") from exc
+            raise LaunchError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
         if err != driver.CUresult.CUDA_SUCCESS:
-            raise LaunchError(f"dependent launch of {name} grid={grid} block={block} smem={smem} failed: {err}")
+            raise LaunchError(f"{what} failed: {err}")
 
     def max_active_clusters(self, name: str, cluster: tuple[int, int, int], block: int, smem: int) -> int:
         """How many clusters of this shape the device can run at once (the driver's occupancy
@@ -133,14 +181,20 @@ class CubinModule:
 
 def _kernel_argument(value: Any):
     """One kernel argument as a one-element numpy array: a numpy scalar keeps its type (int32,
-    float32); a Python int is a device pointer."""
+    float32); a Python int is a device pointer. A TensorMap stays itself (its 128 bytes)."""
     import numpy as np
 
+    if isinstance(value, TensorMap):
+        return value
     if isinstance(value, np.generic):
         return np.array([value], dtype=value.dtype)
     if isinstance(value, int) and not isinstance(value, bool):
         return np.array([value], dtype=np.uint64)
     raise LaunchError(f"kernel argument {value!r} of type {type(value).__name__}: expected a numpy scalar or a pointer")
+
+
+def _argument_address(value: Any) -> int:
+    return value.address if isinstance(value, TensorMap) else value.ctypes.data
 
 
 def _driver_handle(kernel: Any) -> Any:

@@ -44,6 +44,7 @@ class LaunchContract:
     pdl: bool = False        # launch the combine kernel as a programmatic dependent of the split kernel
     combine_threads_max: int = 128  # the combine kernel takes 128 x G threads (G groups of splits), up to this
     value_split: int = 1     # CTAs per (token, head block, split), each with 512 / value_split value columns
+    q_tma: bool = False      # the split kernel's last parameter: a tensor map of q ([B x H] rows of 576 bf16)
 
 
 def combine_threads(contract: LaunchContract, splits: int) -> int:
@@ -79,8 +80,9 @@ def parse_contract(source: str) -> LaunchContract:
     if contract.kv_format not in KV_FORMATS or contract.combine not in COMBINES:
         raise ContractError(f"kernel-genome-launch: unknown kv_format {contract.kv_format!r} "
                             f"or combine {contract.combine!r}")
-    if not isinstance(contract.pdl, bool):
-        raise ContractError(f"kernel-genome-launch: pdl {contract.pdl!r} is not true or false")
+    for flag in ("pdl", "q_tma"):
+        if not isinstance(getattr(contract, flag), bool):
+            raise ContractError(f"kernel-genome-launch: {flag} {getattr(contract, flag)!r} is not true or false")
     if not (isinstance(contract.combine_threads_max, int) and contract.combine_threads_max >= 128
             and contract.combine_threads_max % 128 == 0 and contract.combine_threads_max <= 1024):
         raise ContractError(f"kernel-genome-launch: combine_threads_max {contract.combine_threads_max!r} "
@@ -163,11 +165,16 @@ def make_entry(contract: LaunchContract, module) -> Callable:
             part_out, part_lse = partial_buffers(contract, batch, splits, heads, q.device)
             arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
                         if contract.combine == "fused" else part_lse)
+        q_map = ()
+        if contract.q_tma:  # the queries of a CTA arrive as 64-row x 64-column boxes, one per column block
+            from evaluators.cuda_launch import bf16_tensor_map_2d
+
+            q_map = (bf16_tensor_map_2d(q.data_ptr(), D_QK, batch * heads, D_QK * 2, 64, contract.heads_per_cta),)
         module.launch(contract.split_kernel, split_grid(contract, heads, splits, batch), contract.threads,
                       contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
-                      np.float32(sm_scale * LOG2E), cluster=(1, splits, 1) if cluster else None)
+                      np.float32(sm_scale * LOG2E), *q_map, cluster=(1, splits, 1) if cluster else None)
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), combine_threads(contract, splits), 0,
                           *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),

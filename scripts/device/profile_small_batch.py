@@ -2,10 +2,12 @@
 the harness's graph timing, for chosen CUDA genomes, plus the floor of the timing method itself
 (a graph of one and of two empty kernels, timed the same way, cold L2 included).
 
-Usage: python3 scripts/device/profile_small_batch.py VARIANTS.json [--batches 1,8] [--context 32768]
+Usage: python3 scripts/device/profile_small_batch.py VARIANTS.json [--batches 1,8] [--context 32768] [--clean-flush]
 VARIANTS.json maps a name to gene changes from the space's defaults, or to {"template": PATH, "genes":
 {...}}: the genes rendered by another text of the CUDA template (an edited copy, to time what an
-edit costs). Writes $OUT/small_batch.json.
+edit costs). --clean-flush also times every graph after a flush that only reads its buffer: a
+diagnostic of what the method's dirty L2 (write-backs of the lines a call evicts) costs a call,
+never a figure of the method. Writes $OUT/small_batch.json.
 """
 import argparse, json, os, sys
 from pathlib import Path
@@ -20,6 +22,13 @@ from evaluators.problem import Workload
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
 EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
+
+
+class CleanFlushTimer(GraphTimer):
+    """Diagnostic only: the flush reads its buffer, so the L2 starts cold but clean."""
+
+    def _flush(self, first: bool) -> None:
+        self.flush.sum()
 
 
 def kernel_times(call, reps=20):
@@ -41,15 +50,19 @@ def main():
     ap.add_argument("variants")
     ap.add_argument("--batches", default="1,8")
     ap.add_argument("--context", type=int, default=32768)
+    ap.add_argument("--clean-flush", action="store_true")
     args = ap.parse_args()
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=50)
+    clean = CleanFlushTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=50) if args.clean_flush else None
     cache = Path("results/profile/cubins")
     report = {"floor": {}, "variants": {}}
     empty = CubinModule(Path(compile_cuda(EMPTY, cache).cubin), dev)
     for n in (1, 2):
         g = timer.capture(lambda: [empty.launch("empty_kernel", (1, 1, 1), 32, 0) for _ in range(n)])
         report["floor"][f"{n}_empty_kernels"] = timer.time(g).__dict__
+        if clean:
+            report["floor"][f"{n}_empty_kernels_clean_flush"] = clean.time(g).__dict__
     print("floor", json.dumps(report["floor"]), flush=True)
     t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
     changes = json.loads(Path(args.variants).read_text())
@@ -74,12 +87,15 @@ def main():
             failure, errs = problem.check(inp, (out, lse))
             graph = timer.capture(call)
             timing = timer.time(graph)
+            clean_timing = clean.time(graph) if clean else None
             kt = kernel_times(call)
-            report["variants"].setdefault(name, {})[w.name] = {"check": failure or "ok", "graph": timing.__dict__,
-                                                               "kernels_us": kt, "params": p}
+            report["variants"].setdefault(name, {})[w.name] = {
+                "check": failure or "ok", "graph": timing.__dict__, "kernels_us": kt, "params": p,
+                **({"graph_clean_flush": clean_timing.__dict__} if clean else {})}
             print(f"{name} {w.name} {failure or 'ok'} graph median {timing.median_us:.1f} us "
-                  f"(iqr {timing.iqr_us:.1f}) kernels {json.dumps({k[:40]: round(v, 1) for k, v in kt.items()})}",
-                  flush=True)
+                  f"(iqr {timing.iqr_us:.1f})"
+                  + (f" clean-flush {clean_timing.median_us:.1f} (iqr {clean_timing.iqr_us:.1f})" if clean else "")
+                  + f" kernels {json.dumps({k[:40]: round(v, 1) for k, v in kt.items()})}", flush=True)
             del inp
             torch.cuda.empty_cache()
     Path(os.environ.get("OUT", "/tmp"), "small_batch.json").write_text(json.dumps(report, indent=1))

@@ -37,29 +37,36 @@ PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
     ("      if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1);\n",
      "      kgp_t = clock(); if (use > 0) mbar_wait(bar_free + 8 * ps, (use - 1) & 1); kgp[0] += clock() - kgp_t;\n"
      "      kgp_t = clock();\n"),
-    ("      if constexpr (!FP8) {\n        mbar_arrive_on_copies(bar_full + 8 * ps);\n",
-     "      kgp[1] += clock() - kgp_t;\n      if constexpr (!FP8) {\n        mbar_arrive_on_copies(bar_full + 8 * ps);\n"),
+    ("      if constexpr (!FP8) {\n        mbar_arrive(bar_full + 8 * (ps * AG + PAIR_AG - 1));",
+     "      kgp[1] += clock() - kgp_t;\n      if constexpr (!FP8) {\n        mbar_arrive(bar_full + 8 * (ps * AG + PAIR_AG - 1));"),
     ("        asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n        bar_sync<BAR_PRODUCER, 128>();\n",
      "        kgp_t = clock();\n        asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
      "        bar_sync<BAR_PRODUCER, 128>();\n        kgp[2] += clock() - kgp_t; kgp_t = clock();\n"),
-    ("        async_proxy_fence();  // ordinary stores that the tensor cores read next\n        mbar_arrive(bar_full + 8 * ps);\n      }\n    }\n",
-     "        async_proxy_fence();  // ordinary stores that the tensor cores read next\n        mbar_arrive(bar_full + 8 * ps);\n"
+    ("        async_proxy_fence();  // ordinary stores that the tensor cores read next\n        mbar_arrive(bar_full + 8 * ps * AG);\n      }\n    }\n",
+     "        async_proxy_fence();  // ordinary stores that the tensor cores read next\n        mbar_arrive(bar_full + 8 * ps * AG);\n"
      "        kgp[3] += clock() - kgp_t;\n      }\n    }\n"),
-    ("    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n  } else {",
-     "    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
-     "    if (p == 0) { for (int i = 0; i < 4; ++i) kg_tr[7 + i] = kgp[i]; kg_tr[11] = clock64() - kg_start; kg_tr[12] = n_iter; }\n"
-     "  } else {"),
-    ("    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n    if (n_iter > 0) mbar_wait(bar_q, 0);\n",
-     "    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n    unsigned kgc[6] = {0u, 0u, 0u, 0u, 0u, 0u}, kg_t;\n"
-     "    kg_t = clock(); if (n_iter > 0) mbar_wait(bar_q, 0); kgc[0] += clock() - kg_t;\n"),
-    ("      mbar_wait(bar_full + 8 * ps, (it / PAIRS) & 1);\n",
-     "      kg_t = clock(); mbar_wait(bar_full + 8 * ps, (it / PAIRS) & 1); kgc[1] += clock() - kg_t; kg_t = clock();\n"),
-    ("      wg_wait0();\n      pin_registers(o);\n#pragma unroll\n      for (int j = 0; j < BK / 8; ++j) {",
-     "      wg_wait0();\n      pin_registers(o);\n      kgc[2] += clock() - kg_t; kg_t = clock();\n#pragma unroll\n      for (int j = 0; j < BK / 8; ++j) {"),
-    ("      pin_registers(o);\n      wg_fence();\n#pragma unroll\n      for (int kk = 0; kk < 2 * BK / 16; ++kk) {",
-     "      pin_registers(o);\n      kgc[3] += clock() - kg_t; kg_t = clock();\n      wg_fence();\n#pragma unroll\n      for (int kk = 0; kk < 2 * BK / 16; ++kk) {"),
-    ("      wg_commit();\n      wg_wait0();\n      mbar_arrive(bar_free + 8 * ps);\n",
-     "      wg_commit();\n      wg_wait0();\n      kgc[4] += clock() - kg_t;\n      mbar_arrive(bar_free + 8 * ps);\n"),
+    ("    }\n    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n",
+     "    }\n    asm volatile(\"cp.async.wait_all;\\n\" ::: \"memory\");\n"
+     "    if (p == 0) { for (int i = 0; i < 4; ++i) kg_tr[7 + i] = kgp[i]; kg_tr[11] = clock64() - kg_start; kg_tr[12] = n_iter; }\n"),
+    # consumers: the waits for queries and rows sit inside the scores' issue (arrival groups), so the
+    # scores phase is the issue-to-finish time less those waits
+    ("    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n",
+     "    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n"
+     "    unsigned kgc[6] = {0u, 0u, 0u, 0u, 0u, 0u}, kg_t, kg_w;\n"),
+    ("          if (AG > 1 && it == 0) mbar_wait(bar_q + 8 * grp, 0);",
+     "          unsigned kg_q = clock(); if (AG > 1 && it == 0) mbar_wait(bar_q + 8 * grp, 0); kgc[0] += clock() - kg_q;"),
+    ("    if (AG == 1 && n_iter > 0) mbar_wait(bar_q, 0);\n",
+     "    kg_t = clock(); if (AG == 1 && n_iter > 0) mbar_wait(bar_q, 0); kgc[0] += clock() - kg_t;\n"),
+    ("          mbar_wait(bar_full + 8 * (ps * AG + (PAIR_AG > 1 ? grp : 0)), (it / PAIRS) & 1);\n",
+     "          unsigned kg_f = clock(); mbar_wait(bar_full + 8 * (ps * AG + (PAIR_AG > 1 ? grp : 0)), (it / PAIRS) & 1);"
+     " kgc[1] += clock() - kg_f;\n"),
+    ("      issue_scores(it, s);\n      wg_wait0();\n",
+     "      kg_t = clock(); kg_w = kgc[0] + kgc[1];\n      issue_scores(it, s);\n      wg_wait0();\n"
+     "      kgc[2] += clock() - kg_t - (kgc[0] + kgc[1] - kg_w); kg_t = clock();\n"),
+    ("      pin_registers(o);\n      wg_fence();\n      issue_values(it);\n",
+     "      pin_registers(o);\n      kgc[3] += clock() - kg_t; kg_t = clock();\n      wg_fence();\n      issue_values(it);\n"),
+    ("      issue_values(it);\n      wg_wait0();\n      mbar_arrive(bar_free + 8 * (it % PAIRS));\n",
+     "      issue_values(it);\n      wg_wait0();\n      kgc[4] += clock() - kg_t;\n      mbar_arrive(bar_free + 8 * (it % PAIRS));\n"),
     ("    write_rows(o, m_run, l_run, s_sum, s_flag, arrivals,",
      "    kg_t = clock();\n    write_rows(o, m_run, l_run, s_sum, s_flag, arrivals,"),
     ("tid, 256, vh * (D_V / VS));  // tid < 256 here\n",
@@ -108,7 +115,7 @@ def main():
             continue
         contract = parse_contract(src)
         problem = SparseMlaDecode(p["KV_FORMAT"])
-        from evaluators.cuda_launch import CubinModule  # needs cuda-python (the device)
+        from evaluators.cuda_launch import CubinModule, bf16_tensor_map_2d  # needs cuda-python (the device)
         module = CubinModule(Path(build.cubin), dev)
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}", b, 128, 2048, args.context)
@@ -119,11 +126,13 @@ def main():
             lse = torch.empty(b, 128, dtype=torch.float32, device=dev)
             part_out, part_lse = partial_buffers(contract, b, splits, 128, dev)
             trace = torch.zeros(grid[0] * grid[1] * grid[2], 16, dtype=torch.int64, device=dev)
+            q_map = (bf16_tensor_map_2d(inp.q.data_ptr(), 576, b * 128, 1152, 64, contract.heads_per_cta),) \
+                if contract.q_tma else ()
             launch = lambda: module.launch(  # noqa: E731
                 contract.split_kernel, grid, contract.threads, contract.smem_bytes,
                 *(x.data_ptr() for x in (inp.q, inp.kv_cache, inp.indices, out, lse, part_out, part_lse, trace)),
                 np.int32(128), np.int32(2048), np.int32(splits), np.int32(per_split),
-                np.float32(inp.sm_scale * LOG2E))
+                np.float32(inp.sm_scale * LOG2E), *q_map)
             runs = []
             for _ in range(5):
                 flush.random_(0, 1 << 30)

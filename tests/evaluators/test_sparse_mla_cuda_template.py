@@ -69,6 +69,20 @@ GENOMES = {
     "seesaw_fp8_64rows_cluster16": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                         HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=8,
                                         NUM_SPLITS=16, COMBINE="cluster"),
+    "seesaw_bf16_groups9_value_split": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                                 HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2,
+                                                 GATHER_LANES=2, NUM_SPLITS="auto", COMBINE="separate",
+                                                 ARRIVAL_GROUPS=9, VALUE_SPLIT=2),
+    "seesaw_bf16_q_tma_groups3": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                      HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                      NUM_SPLITS="auto", COMBINE="separate", PARTIALS="bf16", PDL=True,
+                                      Q_LOAD="tma", ARRIVAL_GROUPS=3),
+    "seesaw_fp8_q_tma_cluster": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                     HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=4,
+                                     NUM_SPLITS=8, COMBINE="cluster", Q_LOAD="tma"),
+    "seesaw_fp8_groups3_fused": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                     HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                     NUM_SPLITS=4, COMBINE="fused", ARRIVAL_GROUPS=3),
 }
 
 
@@ -110,6 +124,8 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16"}
     assert {g.get("PDL", False) for g in GENOMES.values()} == {False, True}
     assert {g.get("VALUE_SPLIT", 1) for g in GENOMES.values()} == {1, 2}
+    assert {g.get("ARRIVAL_GROUPS", 1) for g in GENOMES.values()} == {1, 3, 9}
+    assert {g.get("Q_LOAD", "cp_async") for g in GENOMES.values()} == {"cp_async", "tma"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
@@ -131,6 +147,19 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     assert ("wgmma.mma_async" in source) == (GENOMES[name]["MMA"] == "wgmma")
     split = kernels[contract.split_kernel]
     assert split.stack_bytes == 0, split  # the accumulators stay in registers, not local memory
+    # ptxas runs the warpgroup products one at a time when it cannot keep them asynchronous (a
+    # wait between the products of one group that depends on the warpgroup did that); it says so,
+    # as C7520
+    assert "C7520" not in build.log, build.log
+    # arrival groups: one mbarrier a group for the queries and for each pair buffer
+    groups = GENOMES[name].get("ARRIVAL_GROUPS", 1)
+    assert GENOMES[name].get("PIPELINE") != "seesaw" or f"constexpr int AG = {groups};" in source
+    # the queries through the copy engine: the launch line asks the host for q's tensor map, which
+    # the split kernel takes by value as its last parameter
+    q_tma = GENOMES[name].get("Q_LOAD") == "tma"
+    assert contract.q_tma == q_tma
+    assert ("const __grid_constant__ kg::TensorMap q_map)" in source) == q_tma
+    assert ("cp.async.bulk.tensor.2d" in source) == q_tma
     # the partials' type is the one the launch line tells the host to allocate
     bf16_partials = GENOMES[name].get("PARTIALS") == "bf16"
     assert contract.partials == ("bf16" if bf16_partials else "fp32")
@@ -288,6 +317,8 @@ def test_a_source_without_a_usable_launch_line_is_a_contract_error():
         parse_contract(source.replace(line, line.replace('"partials": "fp32"', '"partials": "fp16"')))
     with pytest.raises(ContractError, match="pdl 1 is not true or false"):
         parse_contract(source.replace(line, line.replace('"pdl": true', '"pdl": 1')))
+    with pytest.raises(ContractError, match="q_tma 'yes' is not true or false"):
+        parse_contract(source.replace(line, line.replace('"q_tma": false', '"q_tma": "yes"')))
     with pytest.raises(ContractError, match="value_split 4 is not 1 or 2"):
         parse_contract(source.replace(line, line.replace('"value_split": 1', '"value_split": 4')))
     for bad in (100, 2048):  # not whole groups of 128; beyond a CTA
@@ -443,6 +474,6 @@ def test_the_seesaw_trace_probes_still_find_every_phase_and_build(tmp_path, kv_f
     # change that moves an anchor must fail here, not leave a phase silently at zero on the GPU
     source = render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, TOPK_TILE=32, GATHER_LANES=8, KV_FORMAT=kv_format))
     traced = _trace_script().instrument(source)
-    assert traced.count("kgp[") == 6 and traced.count("kgc[") == 8  # every probe of both warpgroup kinds
+    assert traced.count("kgp[") == 6 and traced.count("kgc[") == 13  # every probe of both warpgroup kinds
     build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]

@@ -50,10 +50,33 @@ def runner(module_worker):
      "PDL": True, "VALUE_SPLIT": 2},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 4, "KV_FORMAT": "fp8_656",
      "VALUE_SPLIT": 2},
+    # arrival groups: with a value split, with the cluster merge, on FP8 (queries only) and on
+    # 64-row tiles whose second tile is padding
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "ARRIVAL_GROUPS": 3, "VALUE_SPLIT": 2},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 4, "COMBINE": "cluster",
+     "ARRIVAL_GROUPS": 9},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
+     "NUM_SPLITS": 4, "COMBINE": "fused", "ARRIVAL_GROUPS": 3},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 2, "NUM_SPLITS": 32,
+     "ARRIVAL_GROUPS": 9},
+    # the queries through the copy engine (a tensor map passed by value): with PDL and arrival
+    # groups, with a value split, as clusters (a cluster launch through the driver), on FP8
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "Q_LOAD": "tma", "ARRIVAL_GROUPS": 3},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "Q_LOAD": "tma", "VALUE_SPLIT": 2, "L2_PREFETCH": 8},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "COMBINE": "cluster",
+     "Q_LOAD": "tma"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
+     "NUM_SPLITS": 4, "COMBINE": "fused", "Q_LOAD": "tma", "ARRIVAL_GROUPS": 9},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
-        "seesaw-bf16-value-split-pdl", "seesaw-fp8-64rows-value-split"])
+        "seesaw-bf16-value-split-pdl", "seesaw-fp8-64rows-value-split", "seesaw-groups3-vs2",
+        "seesaw-groups9-cluster", "seesaw-fp8-groups3-fused", "seesaw-64rows-groups9-odd-tiles",
+        "seesaw-q-tma-groups3-pdl", "seesaw-64rows-q-tma-value-split", "seesaw-q-tma-cluster",
+        "seesaw-fp8-q-tma-groups9-fused"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
