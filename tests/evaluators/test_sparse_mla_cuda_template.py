@@ -80,6 +80,13 @@ GENOMES = {
     "seesaw_fp8_q_tma_cluster": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                      HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=4,
                                      NUM_SPLITS=8, COMBINE="cluster", Q_LOAD="tma"),
+    "seesaw_bf16_bulk_rows_value_split": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                              HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2, GATHER_LANES=8,
+                                              NUM_SPLITS="auto", COMBINE="separate", PARTIALS="bf16", PDL=True,
+                                              Q_LOAD="tma", VALUE_SPLIT=2, ROW_STORE="bulk"),
+    "seesaw_fp8_bulk_rows_fp32": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                      HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                      NUM_SPLITS="auto", COMBINE="separate", ROW_STORE="bulk"),
     "seesaw_fp8_groups3_fused": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                      HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
                                      NUM_SPLITS=4, COMBINE="fused", ARRIVAL_GROUPS=3),
@@ -126,6 +133,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert {g.get("VALUE_SPLIT", 1) for g in GENOMES.values()} == {1, 2}
     assert {g.get("ARRIVAL_GROUPS", 1) for g in GENOMES.values()} == {1, 3, 9}
     assert {g.get("Q_LOAD", "cp_async") for g in GENOMES.values()} == {"cp_async", "tma"}
+    assert {g.get("ROW_STORE", "threads") for g in GENOMES.values()} == {"threads", "bulk"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
@@ -160,6 +168,10 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     assert contract.q_tma == q_tma
     assert ("const __grid_constant__ kg::TensorMap q_map)" in source) == q_tma
     assert ("cp.async.bulk.tensor.2d" in source) == q_tma
+    # rows staged in shared memory and written by the copy engine, one copy a head row
+    bulk = GENOMES[name].get("ROW_STORE") == "bulk"
+    assert ("cp.async.bulk.global.shared::cta.bulk_group" in source) == bulk
+    assert ("write_rows_bulk(o," in source) == bulk
     # the partials' type is the one the launch line tells the host to allocate
     bf16_partials = GENOMES[name].get("PARTIALS") == "bf16"
     assert contract.partials == ("bf16" if bf16_partials else "fp32")

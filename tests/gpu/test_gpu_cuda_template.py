@@ -70,13 +70,23 @@ def runner(module_worker):
      "Q_LOAD": "tma"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
      "NUM_SPLITS": 4, "COMBINE": "fused", "Q_LOAD": "tma", "ARRIVAL_GROUPS": 9},
+    # rows written by the copy engine from shared memory: bf16 and fp32 partials, the output of one
+    # split (B >= 64), value halves (half a row a copy), FP8
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "Q_LOAD": "tma", "ROW_STORE": "bulk"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "ROW_STORE": "bulk"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "Q_LOAD": "tma", "VALUE_SPLIT": 2, "ROW_STORE": "bulk"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
+     "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "ROW_STORE": "bulk"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
         "seesaw-bf16-value-split-pdl", "seesaw-fp8-64rows-value-split", "seesaw-groups3-vs2",
         "seesaw-groups9-cluster", "seesaw-fp8-groups3-fused", "seesaw-64rows-groups9-odd-tiles",
         "seesaw-q-tma-groups3-pdl", "seesaw-64rows-q-tma-value-split", "seesaw-q-tma-cluster",
-        "seesaw-fp8-q-tma-groups9-fused"])
+        "seesaw-fp8-q-tma-groups9-fused", "seesaw-bulk-rows-q-tma-pdl", "seesaw-bulk-rows-fp32",
+        "seesaw-64rows-bulk-rows-value-split", "seesaw-fp8-bulk-rows-q-tma"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
