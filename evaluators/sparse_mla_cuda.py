@@ -167,6 +167,8 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                         if contract.combine == "fused" else part_lse)
         q_map = ()
         if contract.q_tma:  # the queries of a CTA arrive as 64-row x 64-column boxes, one per column block
+            _check(q.data_ptr() % 16 == 0, f"q starts at {q.data_ptr():#x}: this genome copies q through a "
+                   "tensor map, which needs a 16-byte-aligned start")
             from evaluators.cuda_launch import bf16_tensor_map_2d
 
             q_map = (bf16_tensor_map_2d(q.data_ptr(), D_QK, batch * heads, D_QK * 2, 64, contract.heads_per_cta),)
