@@ -321,18 +321,17 @@ def test_a_source_without_a_usable_launch_line_is_a_contract_error():
         parse_contract(source.replace(line, line.replace('"smem_bytes"', "smem_bytes")))  # not JSON
     with pytest.raises(ContractError, match="malformed"):
         parse_contract(source.replace(line, line.replace('"threads"', '"block_threads"')))  # unknown field
-    with pytest.raises(ContractError, match="kv_format"):
-        parse_contract(source.replace(line, line.replace('"kv_format": "bf16"', '"kv_format": "nvfp4"')))
-    with pytest.raises(ContractError, match="num_splits"):
-        parse_contract(source.replace(line, line.replace('"num_splits": "auto"', '"num_splits": 0')))
-    with pytest.raises(ContractError, match="partials 'fp16'"):
-        parse_contract(source.replace(line, line.replace('"partials": "fp32"', '"partials": "fp16"')))
-    with pytest.raises(ContractError, match="pdl 1 is not true or false"):
-        parse_contract(source.replace(line, line.replace('"pdl": true', '"pdl": 1')))
-    with pytest.raises(ContractError, match="q_tma 'yes' is not true or false"):
-        parse_contract(source.replace(line, line.replace('"q_tma": false', '"q_tma": "yes"')))
-    with pytest.raises(ContractError, match="value_split 4 is not 1 or 2"):
-        parse_contract(source.replace(line, line.replace('"value_split": 1', '"value_split": 4')))
+    for field, bad, message in [  # one field of the line made wrong, and what the error must name
+        ('"kv_format": "bf16"', '"kv_format": "nvfp4"', "kv_format"),
+        ('"num_splits": "auto"', '"num_splits": 0', "num_splits"),
+        ('"partials": "fp32"', '"partials": "fp16"', "partials 'fp16'"),
+        ('"pdl": true', '"pdl": 1', "pdl 1 is not true or false"),
+        ('"q_tma": false', '"q_tma": "yes"', "q_tma 'yes' is not true or false"),
+        ('"value_split": 1', '"value_split": 4', "value_split 4 is not 1 or 2"),
+    ]:
+        assert line.count(field) == 1, field
+        with pytest.raises(ContractError, match=message):
+            parse_contract(source.replace(line, line.replace(field, bad)))
     for bad in (100, 2048):  # not whole groups of 128; beyond a CTA
         with pytest.raises(ContractError, match=f"combine_threads_max {bad} "):
             parse_contract(source.replace(line, line.replace('"combine_threads_max": 512', f'"combine_threads_max": {bad}')))
