@@ -8,6 +8,7 @@ Runs inside a GPU worker only. Older cuda-python releases kept the same API unde
 from __future__ import annotations
 
 import ctypes
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,8 @@ class TensorMap:
     """A bulk-copy tensor map (CUtensorMap: 128 opaque bytes) for a kernel parameter declared
     `const __grid_constant__` of that size; it is passed by value, so a captured launch keeps it."""
 
-    def __init__(self, raw: ctypes.Array, what: str):
+    def __init__(self, raw: ctypes.Array):
         self.raw = raw
-        self.what = what
 
     @property
     def address(self) -> int:
@@ -45,27 +45,32 @@ class TensorMap:
 _BF16, _SWIZZLE_128B, _L2_PROMOTION_256B = 9, 3, 3
 
 
-def bf16_tensor_map_2d(address: int, inner: int, outer: int, row_bytes: int, box_inner: int, box_outer: int) -> TensorMap:
-    """The tensor map of a row-major [outer, inner] bf16 matrix (rows `row_bytes` apart), copied in
-    boxes of [box_outer rows, box_inner columns] into 128-byte-swizzled shared memory (the layout
-    wgmma reads). The driver's own encoder (libcuda), so the bytes are the driver's."""
-    libcuda = ctypes.CDLL("libcuda.so.1")
-    encode = libcuda.cuTensorMapEncodeTiled
+@functools.lru_cache(maxsize=1)
+def _tensor_map_encoder() -> Any:
+    """The driver's cuTensorMapEncodeTiled (libcuda), typed once: a launcher encodes a map per call."""
+    encode = ctypes.CDLL("libcuda.so.1").cuTensorMapEncodeTiled
     encode.restype = ctypes.c_int
     encode.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p,
                        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                        ctypes.c_int]
+    return encode
+
+
+def bf16_tensor_map_2d(address: int, inner: int, outer: int, row_bytes: int, box_inner: int, box_outer: int) -> TensorMap:
+    """The tensor map of a row-major [outer, inner] bf16 matrix (rows `row_bytes` apart), copied in
+    boxes of [box_outer rows, box_inner columns] into 128-byte-swizzled shared memory (the layout
+    wgmma reads). The driver's own encoder, so the bytes are the driver's."""
     raw = (ctypes.c_uint64 * 16)()
     dims = (ctypes.c_uint64 * 2)(inner, outer)
     strides = (ctypes.c_uint64 * 1)(row_bytes)
     box = (ctypes.c_uint32 * 2)(box_inner, box_outer)
     element_strides = (ctypes.c_uint32 * 2)(1, 1)
-    what = f"bf16 [{outer} x {inner}] at {address:#x}, rows {row_bytes} B apart, boxes of {box_outer} x {box_inner}"
-    err = encode(ctypes.addressof(raw), _BF16, 2, address, dims, strides, box, element_strides, 0, _SWIZZLE_128B,
-                 _L2_PROMOTION_256B, 0)
+    err = _tensor_map_encoder()(ctypes.addressof(raw), _BF16, 2, address, dims, strides, box, element_strides, 0,
+                                _SWIZZLE_128B, _L2_PROMOTION_256B, 0)
     if err != 0:
-        raise LaunchError(f"cuTensorMapEncodeTiled refused the tensor map of {what} (CUresult {err})")
-    return TensorMap(raw, what)
+        raise LaunchError(f"cuTensorMapEncodeTiled refused the tensor map of bf16 [{outer} x {inner}] at {address:#x}, "
+                          f"rows {row_bytes} B apart, boxes of {box_outer} x {box_inner} (CUresult {err})")
+    return TensorMap(raw)
 
 
 class _TorchStream:

@@ -126,6 +126,19 @@ def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def query_map_arguments(contract: LaunchContract, q) -> tuple:
+    """The split kernel's trailing arguments for q [B, H, 576] bf16: none, or (Q_LOAD = tma) the
+    tensor map its CTAs copy their queries through, 64 heads x 64 columns a box."""
+    if not contract.q_tma:
+        return ()
+    _check(q.data_ptr() % 16 == 0, f"q starts at {q.data_ptr():#x}: this genome copies q through a "
+           "tensor map, which needs a 16-byte-aligned start")
+    from evaluators.cuda_launch import bf16_tensor_map_2d  # the GPU worker's module
+
+    rows = q.shape[0] * q.shape[1]
+    return (bf16_tensor_map_2d(q.data_ptr(), D_QK, rows, D_QK * 2, 64, contract.heads_per_cta),)
+
+
 def make_entry(contract: LaunchContract, module) -> Callable:
     """``entry(q, kv_cache, indices, sm_scale, out, lse)`` launching the candidate's kernels;
     ``module`` is an ``evaluators.cuda_launch.CubinModule`` of its cubin."""
@@ -165,18 +178,12 @@ def make_entry(contract: LaunchContract, module) -> Callable:
             part_out, part_lse = partial_buffers(contract, batch, splits, heads, q.device)
             arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
                         if contract.combine == "fused" else part_lse)
-        q_map = ()
-        if contract.q_tma:  # the queries of a CTA arrive as 64-row x 64-column boxes, one per column block
-            _check(q.data_ptr() % 16 == 0, f"q starts at {q.data_ptr():#x}: this genome copies q through a "
-                   "tensor map, which needs a 16-byte-aligned start")
-            from evaluators.cuda_launch import bf16_tensor_map_2d
-
-            q_map = (bf16_tensor_map_2d(q.data_ptr(), D_QK, batch * heads, D_QK * 2, 64, contract.heads_per_cta),)
         module.launch(contract.split_kernel, split_grid(contract, heads, splits, batch), contract.threads,
                       contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
-                      np.float32(sm_scale * LOG2E), *q_map, cluster=(1, splits, 1) if cluster else None)
+                      np.float32(sm_scale * LOG2E), *query_map_arguments(contract, q),
+                      cluster=(1, splits, 1) if cluster else None)
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), combine_threads(contract, splits), 0,
                           *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),

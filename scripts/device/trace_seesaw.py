@@ -20,7 +20,8 @@ from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import compile_cuda
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.problem import Workload
-from evaluators.sparse_mla_cuda import LOG2E, parse_contract, partial_buffers, split_grid, split_plan
+from evaluators.sparse_mla_cuda import (LOG2E, parse_contract, partial_buffers, query_map_arguments, split_grid,
+                                        split_plan)
 
 SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
          "p_wait_free", "p_gather", "p_wait_copies", "p_dequant", "p_total", "n_iter"]
@@ -115,7 +116,7 @@ def main():
             continue
         contract = parse_contract(src)
         problem = SparseMlaDecode(p["KV_FORMAT"])
-        from evaluators.cuda_launch import CubinModule, bf16_tensor_map_2d  # needs cuda-python (the device)
+        from evaluators.cuda_launch import CubinModule  # needs cuda-python (the device)
         module = CubinModule(Path(build.cubin), dev)
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}", b, 128, 2048, args.context)
@@ -126,13 +127,11 @@ def main():
             lse = torch.empty(b, 128, dtype=torch.float32, device=dev)
             part_out, part_lse = partial_buffers(contract, b, splits, 128, dev)
             trace = torch.zeros(grid[0] * grid[1] * grid[2], 16, dtype=torch.int64, device=dev)
-            q_map = (bf16_tensor_map_2d(inp.q.data_ptr(), 576, b * 128, 1152, 64, contract.heads_per_cta),) \
-                if contract.q_tma else ()
             launch = lambda: module.launch(  # noqa: E731
                 contract.split_kernel, grid, contract.threads, contract.smem_bytes,
                 *(x.data_ptr() for x in (inp.q, inp.kv_cache, inp.indices, out, lse, part_out, part_lse, trace)),
                 np.int32(128), np.int32(2048), np.int32(splits), np.int32(per_split),
-                np.float32(inp.sm_scale * LOG2E), *q_map)
+                np.float32(inp.sm_scale * LOG2E), *query_map_arguments(contract, inp.q))
             runs = []
             for _ in range(5):
                 flush.random_(0, 1 << 30)

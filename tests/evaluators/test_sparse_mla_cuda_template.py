@@ -19,7 +19,7 @@ import pytest
 from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead, compile_cuda
 from evaluators.sparse_mla_cuda import (ContractError, LaunchContract, combine_threads, parse_contract, partial_buffers,
-                                        split_grid, split_plan)
+                                        query_map_arguments, split_grid, split_plan)
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -284,6 +284,17 @@ def test_the_split_grid_and_partial_buffers_follow_the_launch_line():
         part_out, part_lse = partial_buffers(contract, 3, 8, 128, "cpu")
         assert part_out.shape == (3, 8, 128, 512) and part_out.dtype == dtype
         assert part_lse.shape == (3, 8, 128) and part_lse.dtype == torch.float32
+
+
+def test_a_genome_without_the_query_tensor_map_gets_no_extra_argument_and_one_with_it_refuses_a_misaligned_q():
+    import torch
+
+    c = LaunchContract("split", "combine", 64, 384, 32, "auto", "separate", "bf16", 1024)
+    flat = torch.randn(128 * 576 + 1).to(torch.bfloat16)
+    misaligned = flat[1:].view(1, 128, 576)  # contiguous, 2 bytes past a 16-byte boundary
+    assert query_map_arguments(c, misaligned) == ()
+    with pytest.raises(ValueError, match="tensor map, which needs a 16-byte-aligned start"):
+        query_map_arguments(dataclasses.replace(c, q_tma=True), misaligned)
 
 
 @pytest.mark.parametrize("num_splits", ["auto", 2, 4, 8, 16])
