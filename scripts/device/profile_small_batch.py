@@ -3,23 +3,26 @@ the harness's graph timing, for chosen CUDA genomes, plus the floor of the timin
 (a graph of one and of two empty kernels, timed the same way, cold L2 included).
 
 Usage: python3 scripts/device/profile_small_batch.py VARIANTS.json [--batches 1,8] [--context 32768] [--clean-flush]
-VARIANTS.json maps a name to gene changes from the space's defaults, or to {"template": PATH, "genes":
-{...}}: the genes rendered by another text of the CUDA template (an edited copy, to time what an
-edit costs). --clean-flush also times every graph after a flush that only reads its buffer: a
-diagnostic of what the method's dirty L2 (write-backs of the lines a call evicts) costs a call,
-never a figure of the method. Writes $OUT/small_batch.json.
+VARIANTS.json maps a name to gene changes from the space's defaults, or to {"genes": {...}, "edits":
+[[old, new], ...], "template": PATH}, each field optional (scripts/device/variants.py says what each
+means): the genes rendered by another text of the CUDA template (an edited copy, to time what an
+edit costs), or the rendered source edited. --clean-flush also times every graph after a flush
+that only reads its buffer: a diagnostic of what the method's dirty L2 (write-backs of the lines a
+call evicts) costs a call, never a figure of the method. Writes $OUT/small_batch.json.
 """
 import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
-from engine.template import load_template, template_from_text
+from engine.template import load_template
 from evaluators.bench import GraphTimer
 from evaluators.cuda_compile import compile_cuda
 from evaluators.cuda_launch import CubinModule
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.problem import Workload
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from variants import load_variants
 
 EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
 
@@ -64,14 +67,10 @@ def main():
         if clean:
             report["floor"][f"{n}_empty_kernels_clean_flush"] = clean.time(g).__dict__
     print("floor", json.dumps(report["floor"]), flush=True)
-    t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
-    changes = json.loads(Path(args.variants).read_text())
-    for name, delta in changes.items():
-        tv = template_from_text(t.path, Path(delta["template"]).read_text(), t.space_path.resolve()) \
-            if "template" in delta else t
-        p = dict(space.default_params(), **delta.get("genes", {} if "template" in delta else delta))
-        assert space.is_valid(p), (name, space.violations(p))
-        src = tv.render(p)
+    t = load_template(Path("templates/sparse_mla.cu.j2"))
+    for name, variant in load_variants(args.variants, t, language="cuda").items():
+        p = variant.params
+        src = variant.render()
         build = compile_cuda(src, cache)
         if not build.ok:
             print(name, "compile failed", build.log[-2000:], flush=True)

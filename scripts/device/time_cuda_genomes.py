@@ -3,7 +3,9 @@
 Usage: python3 scripts/device/time_cuda_genomes.py [VARIANTS.json] [--repeats N] [--timeout-s S]
                                                    [--old OLD.cu.j2] [--json NAME]
 VARIANTS.json maps a name to gene changes from the space's defaults (without it, the list below),
-or to {"template": PATH, "genes": {...}} for a genome of another template (timed in the same worker).
+or to {"genes": {...}, "edits": [[old, new], ...], "template": PATH}, each field optional
+(scripts/device/variants.py says what each means): a variant with a "template" (another template,
+e.g. templates/sparse_mla.gluon.j2, or an edited copy of this one) is timed once, in the same worker.
 Each repeat times every variant once, in order, so the spread between repeats says what a
 difference means. With --old (a former version of the template, e.g. from `git show
 REV:templates/sparse_mla.cu.j2`), each variant is timed with the old and the current template in
@@ -14,9 +16,11 @@ later ones sharing its PIPELINE: a hung schedule would burn the timeout on each.
 import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import CompileAhead
 from evaluators.runner import WorkerRunner
+from variants import load_variants, parse_variants
 
 TEMPLATE = Path("templates/sparse_mla.cu.j2")
 DEFAULT_VARIANTS = {
@@ -34,22 +38,14 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
     ap.add_argument("--old", type=Path, help="a former version of the template, timed beside the current one")
     ap.add_argument("--json", default="cuda_compare.json")
     args = ap.parse_args(argv)
-    changes = json.loads(Path(args.variants).read_text()) if args.variants else default_variants
     t = load_template(TEMPLATE)
+    variants = (load_variants(args.variants, t) if args.variants
+                else parse_variants(default_variants, t, where="the built-in variants"))
     versions = {"new": t}
     if args.old:  # the old text, rendered with the same genes (those it does not read are ignored)
         versions = {"old": template_from_text(TEMPLATE, args.old.read_text(), t.space_path.resolve()), "new": t}
-    variants, own = {}, {}
-    for name, delta in changes.items():
-        tv = load_template(Path(delta["template"])) if "template" in delta else t
-        space = tv.load_space()
-        p = dict(space.default_params(), **delta.get("genes", {} if "template" in delta else delta))
-        assert space.is_valid(p), (name, space.violations(p))
-        variants[name] = p
-        if tv is not t:
-            own[name] = tv
-    runs = {(name, label): (tv, tv.render(p)) for name, p in variants.items()
-            for label, tv in ({"new": own[name]} if name in own else versions).items()}
+    runs = {(name, label): (tv, v.render(tv)) for name, v in variants.items()
+            for label, tv in ({"new": v.template} if v.template_file else versions).items()}
     kernels = Path("results/compare/kernels")
     ahead = CompileAhead(kernels.parent / "cubins")  # the harness's cache: beside the worker's kernels
     for build in [ahead.submit(src) for tv, src in runs.values() if tv.language == "cuda"]:
@@ -60,7 +56,7 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
     rows, hung = [], set()
     for rep in range(args.repeats):
         for (name, label), (tv, src) in runs.items():
-            p = variants[name]
+            p = variants[name].params
             if (label, p.get("PIPELINE")) in hung:
                 continue
             res = runner.evaluate(tv.request(src, p))

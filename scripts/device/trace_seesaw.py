@@ -4,9 +4,11 @@ directly after an L2 flush, and the per-CTA sums are summarized (median and max 
 cycles converted by each CTA's own globaltimer span).
 
 Usage: python3 scripts/device/trace_seesaw.py VARIANTS.json [--batches 1,8,128] [--context 32768]
-VARIANTS.json maps a name to {"genes": {...}, "edits": [[old, new], ...], "template": PATH} (edits
+VARIANTS.json maps a name to {"genes": {...}, "edits": [[old, new], ...], "template": PATH}, each
+field optional, or to gene changes alone (scripts/device/variants.py says what each means): edits
 to the rendered source before instrumenting, each old text present exactly once; "template" an
-older text of the template, e.g. from `git show REV:templates/sparse_mla.cu.j2`). COMBINE is forced to separate.
+older text of the template, e.g. from `git show REV:templates/sparse_mla.cu.j2`, whose probes are
+placed where their anchors are found. COMBINE is forced to separate.
 Consumer phases: wait for Q, wait for a full pair, scores, softmax and exchange, values, epilogue.
 Producer phases: wait for a free pair buffer, issue of the copies, wait for own copies, dequantize.
 Writes $OUT/trace.json.
@@ -14,14 +16,16 @@ Writes $OUT/trace.json.
 import argparse, json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np
 import torch
-from engine.template import load_template, template_from_text
+from engine.template import load_template
 from evaluators.cuda_compile import compile_cuda
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.problem import Workload
 from evaluators.sparse_mla_cuda import (LOG2E, parse_contract, partial_buffers, query_map_arguments, split_grid,
                                         split_plan)
+from variants import load_variants
 
 SLOTS = ["c_wait_q", "c_wait_full", "c_scores", "c_softmax", "c_values", "c_epilogue", "c_total",
          "p_wait_free", "p_gather", "p_wait_copies", "p_dequant", "p_total", "n_iter"]
@@ -98,18 +102,11 @@ def main():
     dev = torch.device("cuda", 0)
     sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
     flush = torch.empty(torch.cuda.get_device_properties(dev).L2_cache_size // 2, dtype=torch.int32, device=dev)
-    t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
+    t = load_template(Path("templates/sparse_mla.cu.j2"))
     report = {}
-    for name, spec in json.loads(Path(args.variants).read_text()).items():
-        p = dict(space.default_params(), **spec["genes"], COMBINE="separate")
-        assert space.is_valid(p), (name, space.violations(p))
-        tv = (template_from_text(t.path, Path(spec["template"]).read_text(), t.space_path.resolve())
-              if spec.get("template") else t)
-        src = tv.render(p)
-        for old, new in spec.get("edits", []):
-            assert src.count(old) == 1, (name, old)
-            src = src.replace(old, new)
-        src = instrument(src, strict=not spec.get("template"))
+    for name, variant in load_variants(args.variants, t, language="cuda", force={"COMBINE": "separate"}).items():
+        p = variant.params
+        src = instrument(variant.render(), strict=variant.template_file is None)
         build = compile_cuda(src, Path("results/trace/cubins"))
         if not build.ok:
             print(name, "compile failed", build.log[-3000:], flush=True)
