@@ -5,16 +5,9 @@ a split that gets no rows and a 16-CTA (non-portable) cluster."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import numpy as np
 import pytest
 
-from engine.template import load_template
-
-REPO = Path(__file__).resolve().parents[2]
-TEMPLATE = load_template(REPO / "templates" / "sparse_mla.cu.j2")
-SPACE = TEMPLATE.load_space()
+from tests.gpu._cuda_setup import SPACE, load_cuda, load_genome, seesaw_params
 
 WHERE_AM_I = r"""
 extern "C" __global__ void where_am_i(int* out) {
@@ -36,17 +29,12 @@ extern "C" __global__ void where_am_i(int* out) {
 def test_a_cluster_launch_runs_every_cta_once_with_its_rank(tmp_path, cluster):
     import torch
 
-    from evaluators.cuda_compile import compile_cuda
-    from evaluators.cuda_launch import CubinModule
-
-    build = compile_cuda(WHERE_AM_I, tmp_path)
-    assert build.ok, build.log[-3000:]
-    dev = torch.device("cuda", 0)
+    module, dev = load_cuda(WHERE_AM_I, tmp_path)
     grid = (2, cluster[1], 3)
     n = grid[0] * grid[1] * grid[2]
     out = torch.full((n, 3), -1, dtype=torch.int32, device=dev)
     out[:, 0] = 0
-    CubinModule(Path(build.cubin), dev).launch("where_am_i", grid, 32, 0, out.data_ptr(), cluster=cluster)
+    module.launch("where_am_i", grid, 32, 0, out.data_ptr(), cluster=cluster)
     torch.cuda.synchronize()
     got = out.cpu().view(grid[2], grid[1], grid[0], 3)
     assert (got[..., 0] == 1).all()                          # every CTA ran, once
@@ -64,20 +52,14 @@ def test_a_cluster_launch_runs_every_cta_once_with_its_rank(tmp_path, cluster):
 def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
     import torch
 
-    from evaluators.cuda_compile import compile_cuda
-    from evaluators.cuda_launch import CubinModule
     from evaluators.problem import Workload
     from evaluators.sparse_mla import SparseMlaDecode
     from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
-    params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "GATHER_LANES": 8,
-              "COMBINE": "cluster", **genes}
+    params = seesaw_params(COMBINE="cluster", **genes)
     assert SPACE.is_valid(params), SPACE.violations(params)
-    source = TEMPLATE.render(params)
-    build = compile_cuda(source, tmp_path)
-    assert build.ok, build.log[-3000:]
-    dev = torch.device("cuda", 0)
-    entry = make_entry(parse_contract(source), CubinModule(Path(build.cubin), dev))
+    source, module, dev = load_genome(params, tmp_path)
+    entry = make_entry(parse_contract(source), module)
     problem = SparseMlaDecode(params["KV_FORMAT"])
     w = Workload("cluster", 3, 128, topk, 4096, invalid_fraction=0.1, empty_rows=1)
     inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(7), problem.new_pool(dev, [w]))
@@ -92,18 +74,10 @@ def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
 def test_auto_cluster_splits_fit_the_clusters_the_device_holds_at_once(tmp_path):
     import torch
 
-    from evaluators.cuda_compile import compile_cuda
-    from evaluators.cuda_launch import CubinModule
     from evaluators.sparse_mla_cuda import parse_contract, split_plan
 
-    params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "GATHER_LANES": 8,
-              "TOPK_TILE": 32, "COMBINE": "cluster"}
-    source = TEMPLATE.render(params)
-    build = compile_cuda(source, tmp_path)
-    assert build.ok, build.log[-3000:]
-    dev = torch.device("cuda", 0)
+    source, module, dev = load_genome(seesaw_params(TOPK_TILE=32, COMBINE="cluster"), tmp_path)
     contract = parse_contract(source)
-    module = CubinModule(Path(build.cubin), dev)
     capacity = {s: module.max_active_clusters(contract.split_kernel, (1, s, 1), contract.threads,
                                               contract.smem_bytes) for s in (2, 4, 8, 16)}
     print("clusters held at once:", capacity)

@@ -5,16 +5,10 @@ through the driver; the sparse MLA launcher refuses a q its tensor map cannot st
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from engine.template import load_template
-
-REPO = Path(__file__).resolve().parents[2]
-TEMPLATE = load_template(REPO / "templates" / "sparse_mla.cu.j2")
-SPACE = TEMPLATE.load_space()
+from tests.gpu._cuda_setup import load_cuda, load_genome, seesaw_params
 
 # Each CTA copies box (blockIdx.x, blockIdx.y) of 64 rows x 64 bf16 columns into shared memory
 # through the map, then writes the shared bytes out as they lie.
@@ -51,18 +45,15 @@ extern "C" __global__ void copy_box(uint4* out, const __grid_constant__ TensorMa
 def test_a_tensor_map_passed_by_value_lands_its_boxes_swizzled(tmp_path, cluster):
     import torch
 
-    from evaluators.cuda_compile import compile_cuda
-    from evaluators.cuda_launch import CubinModule, bf16_tensor_map_2d
+    from evaluators.cuda_launch import bf16_tensor_map_2d
 
-    build = compile_cuda(COPY_BOX, tmp_path)
-    assert build.ok, build.log[-3000:]
-    dev = torch.device("cuda", 0)
+    module, dev = load_cuda(COPY_BOX, tmp_path)
     rows, cols = 128, 576                    # two boxes down, nine across: the queries of two head blocks
     src = torch.randn(rows, cols, device=dev).to(torch.bfloat16)
     grid = (cols // 64, rows // 64, 1)
     out = torch.full((grid[0] * grid[1], 64, 64), float("nan"), device=dev, dtype=torch.bfloat16)
     tmap = bf16_tensor_map_2d(src.data_ptr(), cols, rows, cols * 2, 64, 64)
-    CubinModule(Path(build.cubin), dev).launch("copy_box", grid, 128, 0, out.data_ptr(), tmap, cluster=cluster)
+    module.launch("copy_box", grid, 128, 0, out.data_ptr(), tmap, cluster=cluster)
     torch.cuda.synchronize()
     got = out.view(torch.int16).cpu().numpy().reshape(grid[1], grid[0], 64, 8, 8)  # box, row, 16-byte chunk, value
     want = src.view(torch.int16).cpu().numpy().reshape(grid[1], 64, grid[0], 8, 8).transpose(0, 2, 1, 3, 4)
@@ -76,17 +67,10 @@ def test_a_tensor_map_passed_by_value_lands_its_boxes_swizzled(tmp_path, cluster
 def test_the_launcher_refuses_a_q_its_tensor_map_cannot_start_at(tmp_path):
     import torch
 
-    from evaluators.cuda_compile import compile_cuda
-    from evaluators.cuda_launch import CubinModule
     from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
-    params = {**SPACE.default_params(), "MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
-              "GATHER_LANES": 8, "Q_LOAD": "tma"}
-    source = TEMPLATE.render(params)
-    build = compile_cuda(source, tmp_path)
-    assert build.ok, build.log[-3000:]
-    dev = torch.device("cuda", 0)
-    entry = make_entry(parse_contract(source), CubinModule(Path(build.cubin), dev))
+    source, module, dev = load_genome(seesaw_params(TOPK_TILE=32, Q_LOAD="tma"), tmp_path)
+    entry = make_entry(parse_contract(source), module)
     flat = torch.randn(128 * 576 + 1, device=dev).to(torch.bfloat16)
     q = flat[1:].view(1, 128, 576)                       # contiguous, but 2 bytes past a 16-byte boundary
     kv = torch.randn(64, 576, device=dev).to(torch.bfloat16)

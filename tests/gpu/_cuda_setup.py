@@ -1,0 +1,44 @@
+"""Setup shared by the GPU tier's direct-launch tests (test_gpu_tensor_map.py,
+test_gpu_cluster_merge.py): the CUDA template and its space, a seesaw genome of it, and a CUDA
+source compiled and loaded on device 0. torch and the CUDA bindings are imported only when a
+helper is called, so the test modules still import, and are skipped, where there is no GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.template import load_template
+
+REPO = Path(__file__).resolve().parents[2]
+TEMPLATE = load_template(REPO / "templates" / "sparse_mla.cu.j2")
+SPACE = TEMPLATE.load_space()
+
+# the seesaw pipeline these tests build on: wgmma, two stages, eight gather lanes
+SEESAW = {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "GATHER_LANES": 8}
+
+
+def seesaw_params(**genes) -> dict:
+    """The space's defaults with the seesaw genes of SEESAW, then ``genes``."""
+    return {**SPACE.default_params(), **SEESAW, **genes}
+
+
+def load_cuda(source: str, folder: Path):
+    """``source`` compiled in ``folder`` (asserting that it builds) and loaded on CUDA device 0:
+    ``(module, device)``."""
+    import torch
+
+    from evaluators.cuda_compile import compile_cuda
+    from evaluators.cuda_launch import CubinModule
+
+    build = compile_cuda(source, folder)
+    assert build.ok, build.log[-3000:]
+    dev = torch.device("cuda", 0)
+    return CubinModule(Path(build.cubin), dev), dev
+
+
+def load_genome(params: dict, folder: Path):
+    """The CUDA template rendered with ``params``, compiled in ``folder`` and loaded on device 0:
+    ``(source, module, device)``."""
+    source = TEMPLATE.render(params)
+    module, dev = load_cuda(source, folder)
+    return source, module, dev
