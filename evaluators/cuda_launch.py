@@ -1,5 +1,7 @@
-"""Load cubins and launch their kernels through cuda-python (cuda.core) on torch's memory and
-torch's current stream, so that a launch made inside ``torch.cuda.graph`` is captured.
+"""Load cubins and launch their kernels through cuda-python on torch's memory and torch's
+current stream, so that a launch made inside ``torch.cuda.graph`` is captured: cuda.core loads
+the cubin, sets kernel attributes and answers occupancy; every launch is the driver's
+cuLaunchKernelEx (cuda.bindings), which takes the attributes cuda.core 1.2's launch lacks.
 
 Runs inside a GPU worker only. Older cuda-python releases kept the same API under
 ``cuda.core.experimental``; both are accepted.
@@ -15,9 +17,9 @@ from typing import Any
 import torch
 
 try:  # cuda-python >= 0.4 exposes cuda.core at the top level
-    from cuda.core import Device, LaunchConfig, ObjectCode, launch
+    from cuda.core import Device, LaunchConfig, ObjectCode
 except ImportError:  # pragma: no cover - depends on the image
-    from cuda.core.experimental import Device, LaunchConfig, ObjectCode, launch
+    from cuda.core.experimental import Device, LaunchConfig, ObjectCode
 
 try:
     from cuda.bindings import driver
@@ -116,25 +118,14 @@ class CubinModule:
         kernel = self.kernel(name, smem, size)
         if cluster and any(g % c for g, c in zip(grid, cluster)):
             raise LaunchError(f"launch of {name}: grid {grid} is not a whole number of clusters {cluster}")
-        if pdl or any(isinstance(a, TensorMap) for a in args):
-            return self._launch_driver(name, kernel, grid, block, smem, args, cluster, pdl)
-        stream = self._stream(torch.cuda.current_stream(self.device_index).cuda_stream)
-        if cluster:  # cuda.core counts the grid in clusters when a cluster shape is given
-            config = LaunchConfig(grid=tuple(g // c for g, c in zip(grid, cluster)), cluster=cluster, block=block,
-                                  shmem_size=smem)
-        else:
-            config = LaunchConfig(grid=grid, block=block, shmem_size=smem)
-        try:
-            launch(stream, config, kernel, *args)
-        except Exception as exc:  # the CUresult text tells a refused launch from anything else
-            raise LaunchError(f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} failed: "
-                              f"{type(exc).__name__}: {exc}") from exc
+        self._launch_driver(name, kernel, grid, block, smem, args, cluster, pdl)
 
     def _launch_driver(self, name: str, kernel: Any, grid: tuple[int, int, int], block: int, smem: int,
                        args: tuple, cluster: tuple[int, int, int] | None, pdl: bool) -> None:
         """The driver's cuLaunchKernelEx, with the arguments as an array of pointers to their
-        values: cuda.core's launch (1.2) has no programmatic-serialization attribute and no
-        by-value tensor-map argument. The grid counts CTAs; a cluster is a launch attribute."""
+        values, for every launch: cuda.core's launch (1.2) has no programmatic-serialization
+        attribute and no by-value tensor-map argument, and one path is one behaviour to test.
+        The grid counts CTAs; a cluster is a launch attribute."""
         import numpy as np
 
         config = driver.CUlaunchConfig()
