@@ -17,14 +17,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 from engine.template import load_template
 from evaluators.bench import GraphTimer
-from evaluators.cuda_compile import compile_cuda
-from evaluators.cuda_launch import CubinModule
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.problem import Workload
-from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from cuda_entry import build_entry, empty_launch
 from variants import load_variants
-
-EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
 
 
 class CleanFlushTimer(GraphTimer):
@@ -60,9 +56,9 @@ def main():
     clean = CleanFlushTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=50) if args.clean_flush else None
     cache = Path("results/profile/cubins")
     report = {"floor": {}, "variants": {}}
-    empty = CubinModule(Path(compile_cuda(EMPTY, cache).cubin), dev)
+    launch_empty = empty_launch(cache, dev)
     for n in (1, 2):
-        g = timer.capture(lambda: [empty.launch("empty_kernel", (1, 1, 1), 32, 0) for _ in range(n)])
+        g = timer.capture(lambda: [launch_empty() for _ in range(n)])
         report["floor"][f"{n}_empty_kernels"] = timer.time(g).__dict__
         if clean:
             report["floor"][f"{n}_empty_kernels_clean_flush"] = clean.time(g).__dict__
@@ -70,12 +66,10 @@ def main():
     t = load_template(Path("templates/sparse_mla.cu.j2"))
     for name, variant in load_variants(args.variants, t, language="cuda").items():
         p = variant.params
-        src = variant.render()
-        build = compile_cuda(src, cache)
-        if not build.ok:
-            print(name, "compile failed", build.log[-2000:], flush=True)
+        fn = build_entry(variant.render(), cache, dev)
+        if fn is None:
+            print(name, "skipped", flush=True)
             continue
-        fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
         problem = SparseMlaDecode(p["KV_FORMAT"])
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}", b, 128, 2048, args.context)

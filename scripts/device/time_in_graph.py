@@ -19,14 +19,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 from engine.template import load_template
 from evaluators.bench import GraphTimer
-from evaluators.cuda_compile import compile_cuda
-from evaluators.cuda_launch import CubinModule
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from cuda_entry import build_entry, empty_launch
 from variants import load_variants
-
-EMPTY = 'extern "C" __global__ void empty_kernel() {}\n'
 
 
 def per_call(timer: GraphTimer, calls: list, poison=lambda: None) -> dict:
@@ -49,23 +45,20 @@ def main():
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
     cache = Path("results/in_graph/cubins")
-    empty = CubinModule(Path(compile_cuda(EMPTY, cache).cubin), dev)
-    launch_empty = lambda: empty.launch("empty_kernel", (1, 1, 1), 32, 0)  # noqa: E731
+    launch_empty = empty_launch(cache, dev)
     report = {"floor": {"one_call": per_call(timer, [launch_empty]),
                         "in_graph": per_call(timer, [launch_empty] * args.calls)}, "variants": {}}
     print("floor", json.dumps(report["floor"]), flush=True)
     for name, variant in load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")),
                                        language="cuda").items():
-        src = variant.render()
-        build = compile_cuda(src, cache)
-        if not build.ok:
-            print(name, "compile failed", build.log[-2000:], flush=True)
+        fn = build_entry(variant.render(), cache, dev)
+        if fn is None:
+            print(name, "skipped", flush=True)
             continue
-        fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
         problem = SparseMlaDecode(variant.params["KV_FORMAT"])
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
-            pool = problem.new_pool(dev, [w] * args.calls)  # rows for every call's blocks
+            pool = problem.new_pool(dev, [w])  # B x context rows; each call gathers its own 2048 a token
             sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(100 + i), pool),
                      problem.poisoned_outputs(w, dev)) for i in range(args.calls)]
             calls = [lambda inp=inp, out=out: problem.call(fn, inp, out) for inp, out in sets]
