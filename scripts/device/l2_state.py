@@ -1,0 +1,134 @@
+"""What the L2's state before a call costs a small batch: chosen CUDA genomes, and a gather-only
+kernel that reads the same cache rows and does nothing else (the memory floor of those rows), each
+timed two ways in one process:
+
+* dirty: the harness's method (evaluators/bench.py): a 2x-L2 buffer rewritten before each replay,
+  so the L2 is full of dirty lines and the call pays for writing back what its own lines evict;
+* clean: the same rewrite, then a read of a second 2x-L2 buffer, so the L2 still holds none of the
+  call's data but its lines are clean (the write-back happens during the flush, outside the timed
+  window).
+
+A diagnostic of where a small batch's time goes, never a figure of the method: the bars and the
+search keep the harness's (dirty) figures. Every genome's outputs are poisoned before the timed
+replays and checked against the float64 reference after them.
+
+The gather kernel: a CTA of 256 threads reads 64 rows of one token's top-k list (16-byte loads,
+every row of the list once, or twice with --copies 2 as two head blocks read them), folds them
+into a word it stores, and can also write `--write-mb` MB in all (as the split kernel writes its
+partials).
+
+Usage: python3 scripts/device/l2_state.py VARIANTS.json [--batches 1,8] [--context 131072]
+Writes $OUT/l2_state.json.
+"""
+import argparse, json, os, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np
+import torch
+from engine.template import load_template
+from evaluators.bench import GraphTimer
+from evaluators.cuda_compile import compile_cuda
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from cuda_entry import build_entry, empty_launch
+from variants import load_variants
+
+GATHER_KERNEL = r"""
+#include <stdint.h>
+extern "C" __global__ void __launch_bounds__(256) gather_read(const uint4* __restrict__ kv, const int* __restrict__ idx,
+                                                             int topk, unsigned* __restrict__ sink,
+                                                             uint4* __restrict__ wbuf, int write_chunks) {
+  const int* ids = idx + (size_t)blockIdx.y * topk + blockIdx.x * 64;
+  uint4 acc = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll 6
+  for (int i = threadIdx.x; i < 64 * 72; i += 256) {  // 72 16-byte pieces a 1152-byte row
+    const int id = __ldg(ids + i / 72);
+    if (id >= 0) {
+      const uint4 v = __ldcg(kv + (size_t)id * 72 + i % 72);
+      acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
+    }
+  }
+  const size_t block = ((size_t)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  for (int i = threadIdx.x; i < write_chunks; i += 256) wbuf[block * write_chunks + i] = acc;
+  unsigned word = acc.x ^ acc.y ^ acc.z ^ acc.w;
+  word = __reduce_xor_sync(0xffffffffu, word);
+  if ((threadIdx.x & 31) == 0) sink[block * 8 + (threadIdx.x >> 5)] = word;
+}
+"""
+
+
+class CleanTimer(GraphTimer):
+    """The harness's timer whose flush leaves the L2 clean: the rewrite, then a read of another
+    buffer of the same size."""
+
+    def __init__(self, device, l2_bytes, **kw):
+        super().__init__(device, l2_bytes, **kw)
+        self.reader = torch.ones_like(self.flush)
+        self.total = torch.zeros((), dtype=torch.int64, device=device)
+
+    def _flush(self, first):
+        super()._flush(first)
+        torch.sum(self.reader, dim=0, dtype=torch.int64, out=self.total)
+
+
+def timed(timer, call, poison=lambda: None) -> dict:
+    graph = timer.capture(call)
+    poison()
+    t = timer.time(graph)
+    return {"median_us": t.median_us, "iqr_us": t.iqr_us}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--context", type=int, default=131072)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    l2 = torch.cuda.get_device_properties(dev).L2_cache_size
+    timers = {"dirty": GraphTimer(dev, l2, reps=30), "clean": CleanTimer(dev, l2, reps=30)}
+    cache = Path("results/l2_state/cubins")
+    from evaluators.cuda_launch import CubinModule
+    gather = CubinModule(Path(compile_cuda(GATHER_KERNEL, cache).cubin), dev)
+    launch_empty = empty_launch(cache, dev)
+    report = {"floor": {k: timed(t, launch_empty) for k, t in timers.items()}, "gather": {}, "variants": {}}
+    print("empty kernel", json.dumps(report["floor"]), flush=True)
+    problem = SparseMlaDecode("bf16")
+    batches = [int(b) for b in args.batches.split(",")]
+    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    entries = {name: build_entry(v.render(), cache, dev) for name, v in variants.items()}
+    for b in batches:
+        w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+        pool = problem.new_pool(dev, [w])
+        inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(7 + b), pool)
+        kv, idx = inp.kv_cache, inp.indices
+        # partial outputs of 8 splits x 128 heads x 512 bf16 a token: what the split kernel writes at B=8
+        for copies, write_mb in ((1, 0.0), (2, 0.0), (2, b * 8 * 128 * 512 * 2 / 2**20)):
+            grid = (2048 // 64, b, copies)
+            n_blocks = grid[0] * grid[1] * grid[2]
+            chunks = int(write_mb * 2**20) // 16 // n_blocks
+            sink = torch.empty(n_blocks * 8, dtype=torch.int32, device=dev)
+            wbuf = torch.empty(max(n_blocks * chunks, 1), 4, dtype=torch.int32, device=dev)
+            call = lambda: gather.launch("gather_read", grid, 256, 0, kv.data_ptr(), idx.data_ptr(), np.int32(2048),
+                                         sink.data_ptr(), wbuf.data_ptr(), np.int32(chunks))  # noqa: E731
+            key = f"{w.name} copies={copies} write_mb={write_mb:.1f}"
+            report["gather"][key] = {k: timed(t, call) for k, t in timers.items()}
+            print("gather", key, json.dumps(report["gather"][key]), flush=True)
+        for name, fn in entries.items():
+            if fn is None:
+                continue
+            out = problem.poisoned_outputs(w, dev)
+            row = {}
+            for k, t in timers.items():
+                row[k] = timed(t, lambda: problem.call(fn, inp, out), lambda: problem.poison(out))
+                row[k]["check"] = problem.check(inp, out)[0] or "ok"
+            report["variants"].setdefault(name, {})[w.name] = row
+            print(name, w.name, json.dumps(row), flush=True)
+        inp = pool = None
+        torch.cuda.empty_cache()
+    Path(os.environ.get("OUT", "/tmp"), "l2_state.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

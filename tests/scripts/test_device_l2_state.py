@@ -1,0 +1,38 @@
+"""scripts/device/l2_state.py on a machine without a GPU: its gather-only kernel (the memory floor
+it times beside the genomes) builds for sm_90a and reads every 16-byte piece of every row once."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaluators.cuda_compile import compile_cuda
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+
+def _script():
+    sys.path.insert(0, str(REPO / "scripts" / "device"))  # its sibling modules (cuda_entry, variants)
+    try:
+        spec = importlib.util.spec_from_file_location("device_l2_state", REPO / "scripts" / "device" / "l2_state.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(REPO / "scripts" / "device"))
+
+
+def test_the_gather_kernel_builds_and_covers_each_row_once(tmp_path):
+    kernel = _script().GATHER_KERNEL
+    build = compile_cuda(kernel, tmp_path)
+    assert build.ok, build.log[-2000:]
+    assert [k.name for k in build.kernels] == ["gather_read"]
+    # 64 rows of 72 pieces of 16 bytes (1152 bytes, a bf16 row of 576) a CTA, strided by its 256 threads
+    assert "i < 64 * 72; i += 256" in kernel and "ids + i / 72" in kernel and "id * 72 + i % 72" in kernel
+    assert re.search(r"__launch_bounds__\(256\)", kernel)
