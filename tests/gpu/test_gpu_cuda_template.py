@@ -79,6 +79,25 @@ def runner(module_worker):
      "PDL": True, "Q_LOAD": "tma", "VALUE_SPLIT": 2, "ROW_STORE": "bulk"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
      "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "ROW_STORE": "bulk"},
+    # pingpong: the running maximum passed from tile to tile between the warpgroups; with the
+    # queries through the copy engine and PDL, fused, one split with bulk rows, and 32 splits of
+    # one tile a warpgroup (each warpgroup's last products are its first)
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "ARRIVAL_GROUPS": 3},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 4,
+     "NUM_SPLITS": 4, "COMBINE": "fused", "ARRIVAL_GROUPS": 9},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 1, "Q_LOAD": "tma", "ROW_STORE": "bulk"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 32, "PARTIALS": "bf16"},
+    # pingpong on two 64-row buffers: with bulk rows, fused, and 32 splits of one 64-row tile (the
+    # second warpgroup's tile is padding)
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 8,
+     "Q_LOAD": "tma", "ARRIVAL_GROUPS": 3, "ROW_STORE": "bulk"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 4,
+     "NUM_SPLITS": 8, "COMBINE": "fused", "ARRIVAL_GROUPS": 9, "PARTIALS": "bf16"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 2,
+     "NUM_SPLITS": 32, "PARTIALS": "bf16", "PDL": True},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
@@ -86,7 +105,9 @@ def runner(module_worker):
         "seesaw-groups9-cluster", "seesaw-fp8-groups3-fused", "seesaw-64rows-groups9-odd-tiles",
         "seesaw-q-tma-groups3-pdl", "seesaw-64rows-q-tma-value-split", "seesaw-q-tma-cluster",
         "seesaw-fp8-q-tma-groups9-fused", "seesaw-bulk-rows-q-tma-pdl", "seesaw-bulk-rows-fp32",
-        "seesaw-64rows-bulk-rows-value-split", "seesaw-fp8-bulk-rows-q-tma"])
+        "seesaw-64rows-bulk-rows-value-split", "seesaw-fp8-bulk-rows-q-tma", "pingpong-q-tma-groups3-pdl",
+        "pingpong-groups9-fused", "pingpong-one-split-bulk-rows", "pingpong-32-splits",
+        "pingpong-64rows-q-tma-bulk-rows", "pingpong-64rows-groups9-fused", "pingpong-64rows-32-splits"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
