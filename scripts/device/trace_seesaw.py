@@ -9,7 +9,8 @@ field optional, or to gene changes alone (scripts/device/variants.py says what e
 to the rendered source before instrumenting, each old text present exactly once; "template" an
 older text of the template, e.g. from `git show REV:templates/sparse_mla.cu.j2`, whose probes are
 placed where their anchors are found. COMBINE is forced to separate.
-Consumer phases: wait for Q, wait for a full pair, scores, softmax and exchange, values, epilogue.
+Consumer phases: wait for Q, wait for a full pair, scores, softmax and exchange, values, epilogue
+(the lockstep schedule's consumers: a SCHEDULE = pingpong variant is refused before any GPU work).
 Producer phases: wait for a free pair buffer, issue of the copies, wait for own copies, dequantize.
 Writes $OUT/trace.json.
 """
@@ -104,7 +105,12 @@ def main():
     flush = torch.empty(torch.cuda.get_device_properties(dev).L2_cache_size // 2, dtype=torch.int32, device=dev)
     t = load_template(Path("templates/sparse_mla.cu.j2"))
     report = {}
-    for name, variant in load_variants(args.variants, t, language="cuda", force={"COMBINE": "separate"}).items():
+    variants = load_variants(args.variants, t, language="cuda", force={"COMBINE": "separate"})
+    for name, variant in variants.items():  # before any GPU work
+        if variant.params.get("SCHEDULE") == "pingpong":
+            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = pingpong has none of the lockstep "
+                             "consumers' code that the probes are placed in; trace lockstep genomes only")
+    for name, variant in variants.items():
         p = variant.params
         src = instrument(variant.render(), strict=variant.template_file is None)
         build = compile_cuda(src, Path("results/trace/cubins"))
