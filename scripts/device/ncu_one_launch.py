@@ -1,28 +1,27 @@
 """Three launches of a CUDA genome on the b128_ctx32k workload, for ncu to profile the third:
-    ncu --clock-control none --kernel-name sparse_mla_decode_split --launch-skip 2 --launch-count 1 \
-        --section SpeedOfLight ... python3 scripts/device/ncu_one_launch.py '{"MMA":"wgmma"}'"""
+    ncu --clock-control none --kernel-name sparse_mla_decode_split --launch-skip 2 --launch-count 1 \\
+        --section SpeedOfLight ... python3 scripts/device/ncu_one_launch.py '{"MMA":"wgmma"}'
+The genes (changes from the space's defaults) are checked against the space before anything runs."""
 import json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 from engine.template import load_template
-from evaluators.cuda_compile import compile_cuda
-from evaluators.cuda_launch import CubinModule
 from evaluators.sparse_mla import SparseMlaDecode
-from evaluators.sparse_mla_cuda import make_entry, parse_contract
 from evaluators.problem import Workload
+from cuda_entry import build_entry
+from variants import parse_variants
 
-genes = json.loads(sys.argv[1])
-t = load_template(Path("templates/sparse_mla.cu.j2")); space = t.load_space()
-p = {**space.default_params(), **genes}
-src = t.render(p)
-build = compile_cuda(src, Path("results/ncu/cubins"))
-assert build.ok, build.log
+variant = parse_variants({"genome": json.loads(sys.argv[1])}, load_template(Path("templates/sparse_mla.cu.j2")),
+                         where="argv[1]", language="cuda")["genome"]
 dev = torch.device("cuda", 0)
-fn = make_entry(parse_contract(src), CubinModule(Path(build.cubin), dev))
-problem = SparseMlaDecode(p["KV_FORMAT"])
+fn = build_entry(variant.render(), Path("results/ncu/cubins"), dev)
+if fn is None:
+    sys.exit(1)
+problem = SparseMlaDecode(variant.params["KV_FORMAT"])
 w = Workload("b128_ctx32k", 128, 128, 2048, 32768)
-inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev))
+inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev, [w]))
 out, lse = problem.poisoned_outputs(w, dev)
 for _ in range(3):
     problem.call(fn, inp, (out, lse))

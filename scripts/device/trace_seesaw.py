@@ -100,16 +100,16 @@ def main():
     ap.add_argument("--batches", default="1,8,128")
     ap.add_argument("--context", type=int, default=32768)
     args = ap.parse_args()
-    dev = torch.device("cuda", 0)
-    sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
-    flush = torch.empty(torch.cuda.get_device_properties(dev).L2_cache_size // 2, dtype=torch.int32, device=dev)
     t = load_template(Path("templates/sparse_mla.cu.j2"))
-    report = {}
     variants = load_variants(args.variants, t, language="cuda", force={"COMBINE": "separate"})
     for name, variant in variants.items():  # before any GPU work
         if variant.params.get("SCHEDULE") == "pingpong":
             raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = pingpong has none of the lockstep "
                              "consumers' code that the probes are placed in; trace lockstep genomes only")
+    dev = torch.device("cuda", 0)
+    sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
+    flush = torch.empty(torch.cuda.get_device_properties(dev).L2_cache_size // 2, dtype=torch.int32, device=dev)
+    report = {}
     for name, variant in variants.items():
         p = variant.params
         src = instrument(variant.render(), strict=variant.template_file is None)

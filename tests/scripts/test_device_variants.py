@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -126,3 +127,18 @@ def test_an_edit_whose_old_text_is_not_there_once_is_refused_when_rendered(varia
     refusal = re.escape(f"{path}: variant 'v': field 'edits'[1]: its old text occurs 0 times")
     with pytest.raises(UserError, match="^" + refusal):
         variant.render()
+
+
+def test_the_trace_script_refuses_a_pingpong_variant_before_any_gpu_work(tmp_path):
+    # its probes sit in the lockstep consumers' code; on this machine without a GPU the refusal
+    # must come before the script first touches CUDA
+    path = tmp_path / "trace.json"
+    path.write_text(json.dumps({"lockstep": {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
+                                             "GATHER_LANES": 8},
+                                "pp": {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
+                                       "GATHER_LANES": 8, "SCHEDULE": "pingpong"}}))
+    done = subprocess.run([sys.executable, "scripts/device/trace_seesaw.py", str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert f"{path}: variant 'pp': SCHEDULE = pingpong" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
