@@ -1,5 +1,6 @@
 """What the device scripts that call a CUDA genome outside the harness share: the genome's source
-compiled and loaded as the trusted launcher's entry, and an empty kernel for the timing floor.
+compiled and loaded as the trusted launcher's entry, the scripts' own kernels loaded, and an
+empty kernel for the timing floor.
 Runs on the device (cuda-python is imported on use)."""
 from pathlib import Path
 
@@ -21,9 +22,17 @@ def build_entry(source: str, cache: Path, device):
     return make_entry(parse_contract(source), CubinModule(Path(build.cubin), device))
 
 
-def empty_launch(cache: Path, device):
-    """A call that launches one empty kernel on the current stream: the floor of a timing method."""
+def load_module(source: str, cache: Path, device):
+    """The CubinModule of a trusted source (a script's own kernel), which must compile."""
     from evaluators.cuda_launch import CubinModule
 
-    module = CubinModule(Path(compile_cuda(EMPTY_KERNEL, cache).cubin), device)
+    build = compile_cuda(source, cache)
+    if not build.ok:
+        raise RuntimeError(f"a device script's own kernel did not compile: {build.log[-2000:]}")
+    return CubinModule(Path(build.cubin), device)
+
+
+def empty_launch(cache: Path, device):
+    """A call that launches one empty kernel on the current stream: the floor of a timing method."""
+    module = load_module(EMPTY_KERNEL, cache, device)
     return lambda: module.launch("empty_kernel", (1, 1, 1), 32, 0)

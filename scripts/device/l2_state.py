@@ -4,9 +4,10 @@ timed two ways in one process:
 
 * dirty: the harness's method (evaluators/bench.py): a 2x-L2 buffer rewritten before each replay,
   so the L2 is full of dirty lines and the call pays for writing back what its own lines evict;
-* clean: the same rewrite, then a read of a second 2x-L2 buffer, so the L2 still holds none of the
-  call's data but its lines are clean (the write-back happens during the flush, outside the timed
-  window).
+* clean: profile_small_batch.py's flush, a read of the 2x-L2 buffer, so the L2 holds none of the
+  call's data but its lines are clean (the write-backs happen during the flush, outside the timed
+  window). (The eleventh session's calls 2, 4 and 9 ran an earlier flush of this script: the
+  rewrite, then a read of a second buffer; the same clean, cold L2.)
 
 A diagnostic of where a small batch's time goes, never a figure of the method: the bars and the
 search keep the harness's (dirty) figures. Every genome's outputs are poisoned before the timed
@@ -28,10 +29,11 @@ import numpy as np
 import torch
 from engine.template import load_template
 from evaluators.bench import GraphTimer
-from evaluators.cuda_compile import compile_cuda
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, empty_launch
+from cuda_entry import build_entry, empty_launch, load_module
+from profile_small_batch import CleanFlushTimer
+from time_in_graph import per_call
 from variants import load_variants
 
 GATHER_KERNEL = r"""
@@ -58,27 +60,6 @@ extern "C" __global__ void __launch_bounds__(256) gather_read(const uint4* __res
 """
 
 
-class CleanTimer(GraphTimer):
-    """The harness's timer whose flush leaves the L2 clean: the rewrite, then a read of another
-    buffer of the same size."""
-
-    def __init__(self, device, l2_bytes, **kw):
-        super().__init__(device, l2_bytes, **kw)
-        self.reader = torch.ones_like(self.flush)
-        self.total = torch.zeros((), dtype=torch.int64, device=device)
-
-    def _flush(self, first):
-        super()._flush(first)
-        torch.sum(self.reader, dim=0, dtype=torch.int64, out=self.total)
-
-
-def timed(timer, call, poison=lambda: None) -> dict:
-    graph = timer.capture(call)
-    poison()
-    t = timer.time(graph)
-    return {"median_us": t.median_us, "iqr_us": t.iqr_us}
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("variants")
@@ -87,12 +68,11 @@ def main():
     args = ap.parse_args()
     dev = torch.device("cuda", 0)
     l2 = torch.cuda.get_device_properties(dev).L2_cache_size
-    timers = {"dirty": GraphTimer(dev, l2, reps=30), "clean": CleanTimer(dev, l2, reps=30)}
+    timers = {"dirty": GraphTimer(dev, l2, reps=30), "clean": CleanFlushTimer(dev, l2, reps=30)}
     cache = Path("results/l2_state/cubins")
-    from evaluators.cuda_launch import CubinModule
-    gather = CubinModule(Path(compile_cuda(GATHER_KERNEL, cache).cubin), dev)
+    gather = load_module(GATHER_KERNEL, cache, dev)
     launch_empty = empty_launch(cache, dev)
-    report = {"floor": {k: timed(t, launch_empty) for k, t in timers.items()}, "gather": {}, "variants": {}}
+    report = {"floor": {k: per_call(t, [launch_empty]) for k, t in timers.items()}, "gather": {}, "variants": {}}
     print("empty kernel", json.dumps(report["floor"]), flush=True)
     problem = SparseMlaDecode("bf16")
     batches = [int(b) for b in args.batches.split(",")]
@@ -113,7 +93,7 @@ def main():
             call = lambda: gather.launch("gather_read", grid, 256, 0, kv.data_ptr(), idx.data_ptr(), np.int32(2048),
                                          sink.data_ptr(), wbuf.data_ptr(), np.int32(chunks))  # noqa: E731
             key = f"{w.name} copies={copies} write_mb={write_mb:.1f}"
-            report["gather"][key] = {k: timed(t, call) for k, t in timers.items()}
+            report["gather"][key] = {k: per_call(t, [call]) for k, t in timers.items()}
             print("gather", key, json.dumps(report["gather"][key]), flush=True)
         for name, fn in entries.items():
             if fn is None:
@@ -121,7 +101,7 @@ def main():
             out = problem.poisoned_outputs(w, dev)
             row = {}
             for k, t in timers.items():
-                row[k] = timed(t, lambda: problem.call(fn, inp, out), lambda: problem.poison(out))
+                row[k] = per_call(t, [lambda: problem.call(fn, inp, out)], lambda: problem.poison(out))
                 row[k]["check"] = problem.check(inp, out)[0] or "ok"
             report["variants"].setdefault(name, {})[w.name] = row
             print(name, w.name, json.dumps(row), flush=True)
