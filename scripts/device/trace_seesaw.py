@@ -59,15 +59,16 @@ PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
     ("    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n",
      "    float m_run[2] = {-INFINITY, -INFINITY}, l_run[2] = {0.f, 0.f};\n"
      "    unsigned kgc[6] = {0u, 0u, 0u, 0u, 0u, 0u}, kg_t, kg_w;\n"),
-    ("          if (AG > 1 && it == 0) mbar_wait(bar_q + 8 * grp, 0);",
-     "          unsigned kg_q = clock(); if (AG > 1 && it == 0) mbar_wait(bar_q + 8 * grp, 0); kgc[0] += clock() - kg_q;"),
+    ("          if (AG > 1 && first) mbar_wait(bar_q + 8 * grp, 0);",
+     "          unsigned kg_q = clock(); if (AG > 1 && first) mbar_wait(bar_q + 8 * grp, 0); kgc[0] += clock() - kg_q;"),
     ("    if (AG == 1 && n_iter > 0) mbar_wait(bar_q, 0);\n",
      "    kg_t = clock(); if (AG == 1 && n_iter > 0) mbar_wait(bar_q, 0); kgc[0] += clock() - kg_t;\n"),
-    ("          mbar_wait(bar_full + 8 * (ps * AG + (PAIR_AG > 1 ? grp : 0)), (it / PAIRS) & 1);\n",
-     "          unsigned kg_f = clock(); mbar_wait(bar_full + 8 * (ps * AG + (PAIR_AG > 1 ? grp : 0)), (it / PAIRS) & 1);"
-     " kgc[1] += clock() - kg_f;\n"),
-    ("      issue_scores(it, s);\n      wg_wait0();\n",
-     "      kg_t = clock(); kg_w = kgc[0] + kgc[1];\n      issue_scores(it, s);\n      wg_wait0();\n"
+    ("          mbar_wait(full + 8 * (PAIR_AG > 1 ? grp : 0), parity);\n",
+     "          unsigned kg_f = clock(); mbar_wait(full + 8 * (PAIR_AG > 1 ? grp : 0), parity); kgc[1] += clock() - kg_f;\n"),
+    ("      const int ps = it % PAIRS;\n      issue_scores_at(",
+     "      const int ps = it % PAIRS;\n      kg_t = clock(); kg_w = kgc[0] + kgc[1];\n      issue_scores_at("),
+    ("(it / PAIRS) & 1, it == 0, s);\n      wg_wait0();\n",
+     "(it / PAIRS) & 1, it == 0, s);\n      wg_wait0();\n"
      "      kgc[2] += clock() - kg_t - (kgc[0] + kgc[1] - kg_w); kg_t = clock();\n"),
     ("      pin_registers(o);\n      wg_fence();\n      issue_values(it);\n",
      "      pin_registers(o);\n      kgc[3] += clock() - kg_t; kg_t = clock();\n      wg_fence();\n      issue_values(it);\n"),
