@@ -106,6 +106,16 @@ GENOMES = {
                                                  KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256,
                                                  TOPK_TILE=64, STAGES=2, GATHER_LANES=2, NUM_SPLITS=32,
                                                  COMBINE="separate", PARTIALS="bf16"),
+    "scorer_bf16_pdl": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                            HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                            NUM_SPLITS="auto", COMBINE="separate", PARTIALS="bf16", PDL=True, Q_LOAD="tma"),
+    "scorer_bf16_bulk_rows_one_split": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16",
+                                            HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32,
+                                            STAGES=2, GATHER_LANES=8, NUM_SPLITS=1, COMBINE="separate",
+                                            Q_LOAD="tma", ROW_STORE="bulk"),
+    "scorer_bf16_fused": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                              HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8, NUM_SPLITS=4,
+                              COMBINE="fused", Q_LOAD="tma"),
     "pingpong_bf16_bulk_rows_one_split": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="pingpong", KV_FORMAT="bf16",
                                               HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32,
                                               STAGES=2, GATHER_LANES=8, NUM_SPLITS=1, COMBINE="separate",
@@ -154,12 +164,25 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert {g.get("ARRIVAL_GROUPS", 1) for g in GENOMES.values()} == {1, 3, 9}
     assert {g.get("Q_LOAD", "cp_async") for g in GENOMES.values()} == {"cp_async", "tma"}
     assert {g.get("ROW_STORE", "threads") for g in GENOMES.values()} == {"threads", "bulk"}
-    assert {g.get("SCHEDULE", "lockstep") for g in GENOMES.values()} == {"lockstep", "pingpong"}
+    assert {g.get("SCHEDULE", "lockstep") for g in GENOMES.values()} == {"lockstep", "pingpong", "scorer"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
     for genes in GENOMES.values():
         params_of(genes)  # each one is a point of the space
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g.get("PIPELINE") == "seesaw"))
+def test_the_seesaw_warpgroups_register_counts_fit_in_what_the_launch_gave(name):
+    # setmaxnreg.inc waits until the CTA's pool holds the registers it asks for, and the pool is
+    # what the launch gave (384 threads x 168): counts past it leave a warpgroup waiting for good,
+    # a hang at the first launch that no compiler reports
+    source = render(GENOMES[name])
+    counts = [int(n) for n in re.findall(r"regs_(?:up|down)<(\d+)>\(\);", source)]
+    assert len(counts) == 2, counts
+    third, other_two = counts  # the branch of warpgroup 2 (producer or scorer) comes first
+    assert third % 8 == 0 and other_two % 8 == 0
+    assert 128 * third + 256 * other_two <= 384 * 168, counts
 
 
 @pytest.mark.parametrize("name", sorted(GENOMES))
@@ -180,12 +203,18 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     # wait between the products of one group that depends on the warpgroup did that: C7520;
     # rescaling the accumulators behind a partial wait did it too: C7514); it says so
     assert "wgmma.mma_async instructions are serialized" not in build.log, build.log
-    # pingpong: single-tile buffers, each tile's P in its RoPE block (64-byte swizzle), passed on
-    # with its "P ready" barrier
-    pingpong = GENOMES[name].get("SCHEDULE") == "pingpong"
-    assert ("constexpr bool PINGPONG = true;" in source) == pingpong
-    assert ("sw64_desc(" in source) == pingpong and ("bar_sync<BAR_P, 256>()" in source) == (
-        GENOMES[name].get("PIPELINE") == "seesaw" and not pingpong)
+    # a warpgroup's setmaxnreg count that its code cannot live in makes ptxas ignore every count
+    # (C7507): the compute warpgroups then run on the launch's 168 registers, or spill
+    assert "'setmaxnreg' ignored" not in build.log, build.log
+    # pingpong and scorer: single-tile buffers, each tile's P in its RoPE block (64-byte swizzle),
+    # passed on with its "P ready" barrier; the scorer's queries are register operands
+    schedule = GENOMES[name].get("SCHEDULE", "lockstep")
+    single_tiles = schedule in ("pingpong", "scorer")
+    assert ("constexpr bool PINGPONG = true;" in source) == (schedule == "pingpong")
+    assert ("constexpr bool SCORER = true;" in source) == (schedule == "scorer")
+    assert ("wgmma_scores_rs(s, qa[kk], db)" in source) == (schedule == "scorer")
+    assert ("sw64_desc(" in source) == single_tiles and ("bar_sync<BAR_P, 256>()" in source) == (
+        GENOMES[name].get("PIPELINE") == "seesaw" and not single_tiles)
     # arrival groups: one mbarrier a group for the queries and for each pair buffer
     groups = GENOMES[name].get("ARRIVAL_GROUPS", 1)
     assert GENOMES[name].get("PIPELINE") != "seesaw" or f"constexpr int AG = {groups};" in source

@@ -98,6 +98,18 @@ def runner(module_worker):
      "NUM_SPLITS": 8, "COMBINE": "fused", "ARRIVAL_GROUPS": 9, "PARTIALS": "bf16"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 2,
      "NUM_SPLITS": 32, "PARTIALS": "bf16", "PDL": True},
+    # scorer: the queries in the scoring warpgroup's registers, the rows gathered by the value
+    # warpgroups into six tile buffers (the queries' place included once they are in registers):
+    # auto splits with PDL, one split with bulk rows (the ring goes round many times), fused over
+    # four splits, and 32 splits of two tiles (the queries' buffers are never used)
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 1, "Q_LOAD": "tma", "ROW_STORE": "bulk"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 4, "COMBINE": "fused", "Q_LOAD": "tma"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 32, "PARTIALS": "bf16", "Q_LOAD": "tma"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
@@ -107,7 +119,8 @@ def runner(module_worker):
         "seesaw-fp8-q-tma-groups9-fused", "seesaw-bulk-rows-q-tma-pdl", "seesaw-bulk-rows-fp32",
         "seesaw-64rows-bulk-rows-value-split", "seesaw-fp8-bulk-rows-q-tma", "pingpong-q-tma-groups3-pdl",
         "pingpong-groups9-fused", "pingpong-one-split-bulk-rows", "pingpong-32-splits",
-        "pingpong-64rows-q-tma-bulk-rows", "pingpong-64rows-groups9-fused", "pingpong-64rows-32-splits"])
+        "pingpong-64rows-q-tma-bulk-rows", "pingpong-64rows-groups9-fused", "pingpong-64rows-32-splits",
+        "scorer-pdl", "scorer-one-split-bulk-rows", "scorer-fused", "scorer-32-splits"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
