@@ -69,7 +69,11 @@ class Evaluator:
                     # compiles nothing, and nvcc has already built the cubin: loading was all
                     self._stage(result, "compile", lambda: self._compile_every_shape(problem, fn))
                 return result
-            self._stage(result, "compile", lambda: self._compile(problem, fn, req["seed"]))
+            # Triton compiles at its first call. A CUDA kernel was built by nvcc above: a hang in its
+            # first launch is the kernel's (a timeout), not the compiler's (its time still counts
+            # as compile_s, the first call's, as for Triton)
+            first = "compile" if req.get("language") == "triton" else "first_call"
+            self._stage(result, first, lambda: self._compile(problem, fn, req["seed"]), clock="compile")
             self._stage(result, "verify", lambda: self._verify(problem, fn, req["seed"], result))
             if req.get("bench", True):
                 self._stage(result, "bench", lambda: self._bench(problem, fn, req["seed"], result))
@@ -79,7 +83,9 @@ class Evaluator:
             result.update(status=rejection.status.value, stage=rejection.guard, error=str(rejection)[:4000])
         return result
 
-    def _stage(self, result: dict, name: str, body: Callable[[], Any]) -> Any:
+    def _stage(self, result: dict, name: str, body: Callable[[], Any], clock: str | None = None) -> Any:
+        """Runs ``body`` as stage ``name`` (what a failure or a hang is typed by), its seconds added
+        to the record's ``<clock>_s`` (default: ``<name>_s``)."""
         self.progress(name)
         t0 = time.perf_counter()
         try:
@@ -89,7 +95,8 @@ class Evaluator:
         except Exception as exc:  # the candidate raised: classify, keep the traceback's tail
             raise StageFailure(self._classify(exc), name, _describe(exc)) from exc
         finally:
-            result[f"{name}_s"] = (result.get(f"{name}_s") or 0.0) + time.perf_counter() - t0
+            key = f"{clock or name}_s"
+            result[key] = (result.get(key) or 0.0) + time.perf_counter() - t0
 
     def _classify(self, exc: BaseException) -> Status:
         text = str(exc).lower()

@@ -1,6 +1,7 @@
 """GPU tier: the CUDA template end to end through a real worker (nvcc -> cubin -> cuda.core
-launch on torch's stream, captured in a CUDA graph, verified and timed), and a CUDA candidate
-that writes out of bounds: illegal_address, the worker restarted, the next candidate runs."""
+launch on torch's stream, captured in a CUDA graph, verified and timed); a CUDA candidate that
+writes out of bounds (illegal_address) and one that never ends its first launch (timeout of its
+first call): the worker restarted, the next candidate runs."""
 
 from __future__ import annotations
 
@@ -137,3 +138,20 @@ def test_a_cuda_kernel_that_writes_out_of_bounds_is_an_illegal_address_and_the_w
     crashed = runner.evaluate(request({}, source=wild, bench=False))
     assert crashed["status"] in ("illegal_address", "worker_crash"), crashed
     assert runner.evaluate(request({}, bench=False))["status"] == "ok"
+
+
+@pytest.mark.gpu
+def test_a_cuda_kernel_whose_first_launch_never_ends_is_a_timeout_of_its_first_call(module_worker):
+    # nvcc built the cubin before the first launch: the hang is the kernel's, not the compiler's
+    # (it was typed compile_timeout once, which sent a kernel engineer looking at nvcc)
+    runner = module_worker("cuda", timeout_s=60)
+    source = TEMPLATE.render(SPACE.default_params())
+    anchor = "  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;\n"
+    assert source.count(anchor) == 1
+    stuck = source.replace(anchor, anchor + "  if (tid == 0) for (;;) __nanosleep(1000);\n")
+    req = request({}, source=stuck, bench=False)
+    req["guards"] = {"static": False}  # the static guard refuses a sleep: this test is of the runner
+    hung = runner.evaluate(req)
+    assert (hung["status"], hung["stage"]) == ("timeout", "first_call"), hung
+    assert "worker killed" in hung["error"]
+    assert runner.evaluate(request({}, bench=False))["status"] == "ok"  # a fresh worker, the same GPU
