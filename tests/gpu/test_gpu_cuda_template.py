@@ -99,10 +99,10 @@ def runner(module_worker):
      "NUM_SPLITS": 8, "COMBINE": "fused", "ARRIVAL_GROUPS": 9, "PARTIALS": "bf16"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 2,
      "NUM_SPLITS": 32, "PARTIALS": "bf16", "PDL": True},
-    # scorer: the queries in the scoring warpgroup's registers, the rows gathered by the value
-    # warpgroups into six tile buffers (the queries' place included once they are in registers):
-    # auto splits with PDL, one split with bulk rows (the ring goes round many times), fused over
-    # four splits, and 32 splits of two tiles (the queries' buffers are never used)
+    # scorer: most of the queries in the scoring warpgroup's registers, the rows gathered by the
+    # value warpgroups into five tile buffers (one where the queries' first blocks were, once they
+    # are in registers): auto splits with PDL, one split with bulk rows (the ring goes round many
+    # times), fused over four splits, and 32 splits of two tiles (the queries' buffer is never used)
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
      "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
