@@ -546,6 +546,30 @@ def _trace_script():
     return module
 
 
+def _timeline_script():
+    spec = importlib.util.spec_from_file_location("trace_timeline", REPO / "scripts" / "device" / "trace_timeline.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("row_store", ["threads", "bulk"])
+def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_path, row_store):
+    # scripts/device/trace_timeline.py places its stamps by the rendered text of the scorer and of
+    # the combine kernel: a template change that moves an anchor must fail here, not on the GPU
+    source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
+                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store))
+    script = _timeline_script()
+    traced = script.instrument(source)
+    assert all(f"kg_ev[{e}] =" in traced for e in range(len(script.MAIN_EVENTS)))
+    assert traced.count("kg_tl_merge[(size_t)s *") == len(script.MERGE_EVENTS)
+    build = compile_cuda(traced, tmp_path)
+    assert build.ok, build.log[-3000:]
+    assert {k.name for k in build.kernels} >= {"sparse_mla_decode_split", "sparse_mla_decode_combine", "kg_tl_read"}
+    split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
+    assert split.spill_store_bytes == 0 and split.registers == 168, build.log
+
+
 @pytest.mark.parametrize("kv_format", ["bf16", "fp8_656"])
 def test_the_seesaw_trace_probes_still_find_every_phase_and_build(tmp_path, kv_format):
     # scripts/device/trace_seesaw.py instruments the rendered kernel by its text: a template

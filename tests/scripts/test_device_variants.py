@@ -142,3 +142,18 @@ def test_the_trace_script_refuses_a_pingpong_variant_before_any_gpu_work(tmp_pat
     assert done.returncode != 0
     assert f"{path}: variant 'pp': SCHEDULE = pingpong" in done.stderr, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
+
+
+def test_the_timeline_script_refuses_a_lockstep_variant_before_any_gpu_work(tmp_path):
+    # its stamps sit in the scorer's code and the separate combine kernel; the refusal names the
+    # file and the variant and comes before the script first touches CUDA (none on this machine)
+    path = tmp_path / "timeline.json"
+    path.write_text(json.dumps({"scorer": {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "STAGES": 2,
+                                           "Q_LOAD": "tma", "TOPK_TILE": 32, "GATHER_LANES": 8},
+                                "lock": {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
+                                         "GATHER_LANES": 8}}))
+    done = subprocess.run([sys.executable, "scripts/device/trace_timeline.py", str(path)], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert f"{path}: variant 'lock': SCHEDULE = lockstep" in done.stderr, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr

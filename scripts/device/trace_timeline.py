@@ -1,0 +1,219 @@
+"""When each part of a scorer genome's call happens, as a model's decode step sees it: N calls in
+one graph (each on its own inputs, as time_in_graph.py), the split and combine kernels
+instrumented with %globaltimer stamps, the graph replayed after a 2x-L2 rewrite (as the harness's
+timer leaves the L2). Per call, over its split CTAs (median and maximum): the CTA's start, the
+queries in (scorer), the first tile's rows in (scorer), the scorer's last softmax done, the value
+warpgroups' first four tiles' copies issued, their first P, their last products done, and their
+epilogue's stores issued (thread 0 of the CTA); over its combine CTAs (minimum and maximum): the
+start, the release from griddepcontrol.wait, the end (thread 0). In us from the first call's
+first CTA start.
+
+The stamps go into the cubin's own __device__ arrays, a slot a CTA taken with an atomic (so the N
+calls' CTAs never share one; a call's slots are consecutive since its kernels run in stream
+order); a kernel of the script copies them out and clears them. A diagnostic: the probes add a
+few instructions a phase; the first replay warms the graph and is not reported.
+
+Usage: python3 scripts/device/trace_timeline.py VARIANTS.json [--batches 1,8] [--context 131072]
+       [--calls 16] [--replays 3]
+VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py); SCHEDULE = scorer with
+COMBINE = separate only (anything else is refused before any GPU work). Writes $OUT/timeline.json.
+"""
+import argparse, json, os, statistics, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch
+from engine.template import load_template
+from evaluators.cuda_compile import compile_cuda
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from variants import load_variants
+
+MAIN_EVENTS = ["start", "q_in", "first_tile_in", "scorer_done", "gathers_issued", "first_p", "values_done",
+               "stored"]
+MERGE_EVENTS = ["start", "released", "end"]
+MAX_CTAS = 64 * 1024  # slots of each kernel's stamps, over all calls of a replay
+
+HEADER = r"""
+__device__ unsigned long long kg_tl_main[{main}];
+__device__ unsigned long long kg_tl_merge[{merge}];
+__device__ unsigned int kg_tl_seq[2];
+__device__ __forceinline__ unsigned long long kg_now() {{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}}
+extern "C" __global__ void kg_tl_read(unsigned long long* main_out, unsigned long long* merge_out, int n_main,
+                                      int n_merge) {{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n_main; i += gridDim.x * blockDim.x) {{
+    main_out[i] = kg_tl_main[i];
+    kg_tl_main[i] = 0ull;
+  }}
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n_merge; i += gridDim.x * blockDim.x) {{
+    merge_out[i] = kg_tl_merge[i];
+    kg_tl_merge[i] = 0ull;
+  }}
+  if (blockIdx.x == 0 && threadIdx.x < 2) kg_tl_seq[threadIdx.x] = 0u;
+}}
+"""
+
+NM, NG = len(MAIN_EVENTS), len(MERGE_EVENTS)
+PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
+    ('extern "C" __global__ void __launch_bounds__(384, 1)',
+     HEADER.format(main=MAX_CTAS * NM, merge=MAX_CTAS * NG) + 'extern "C" __global__ void __launch_bounds__(384, 1)'),
+    ("  allow_dependent_launch();\n  static_assert(HPC == 64",
+     "  allow_dependent_launch();\n  const unsigned long long kg_t0 = kg_now();\n  __shared__ unsigned kg_slot;\n"
+     "  static_assert(HPC == 64"),
+    ("    if (SCORER) mbar_init(bar_done, 128);\n",
+     "    if (SCORER) mbar_init(bar_done, 128);\n    kg_slot = atomicAdd(&kg_tl_seq[0], 1u);\n"),
+    ("  __syncthreads();\n\n  if (wg == 2) {",
+     f"  __syncthreads();\n  unsigned long long* kg_ev = kg_tl_main + (size_t)kg_slot * {NM};\n"
+     "  if (tid == 0) kg_ev[0] = kg_t0;\n\n  if (wg == 2) {"),
+    ("    mbar_wait(bar_q, 0);\n    // this warp's 16 heads",
+     "    mbar_wait(bar_q, 0);\n    if (tid == 256) kg_ev[1] = kg_now();\n    // this warp's 16 heads"),
+    ("      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
+     "      // k-step kk's",
+     "      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      if (t == 0 && tid == 256) kg_ev[2] = kg_now();\n"
+     "      async_proxy_fence();\n      wg_fence();\n      // k-step kk's"),
+    ("    mbar_arrive(bar_done);\n", "    if (tid == 256) kg_ev[3] = kg_now();\n    mbar_arrive(bar_done);\n"),
+    ("    int ids_next[PASSES];\n", "    if (tid == 0) kg_ev[4] = kg_now();\n    int ids_next[PASSES];\n"),
+    ("      await_p(t, m);\n      accumulate(t, m);\n",
+     "      await_p(t, m);\n      if (t == 0 && tid == 0) kg_ev[5] = kg_now();\n      accumulate(t, m);\n"),
+    ("    mbar_wait(bar_done, 0);\n", "    mbar_wait(bar_done, 0);\n    if (tid == 0) kg_ev[6] = kg_now();\n"),
+    ("  // tid < 256 here\n  }\n}\n", "  // tid < 256 here\n    if (tid == 0) kg_ev[7] = kg_now();\n  }\n}\n"),
+    ("                          __nv_bfloat16* __restrict__ out, float* __restrict__ lse, int heads, int num_splits) {\n",
+     "                          __nv_bfloat16* __restrict__ out, float* __restrict__ lse, int heads, int num_splits) {\n"
+     "  const unsigned long long kg_t0 = kg_now();\n"),
+    ("  kg::merge_head(part_out, part_lse, out, lse, blockIdx.y, blockIdx.x, heads, num_splits);\n",
+     "  const unsigned long long kg_t1 = kg_now();\n"
+     "  kg::merge_head(part_out, part_lse, out, lse, blockIdx.y, blockIdx.x, heads, num_splits);\n"
+     "  if (threadIdx.x == 0) {\n    const unsigned s = atomicAdd(&kg_tl_seq[1], 1u);\n"
+     f"    kg_tl_merge[(size_t)s * {NG}] = kg_t0; kg_tl_merge[(size_t)s * {NG} + 1] = kg_t1;\n"
+     f"    kg_tl_merge[(size_t)s * {NG} + 2] = kg_now();\n  }}\n"),
+]
+
+
+def instrument(source: str, what: str = "the source") -> str:
+    """The source with every probe placed; each anchor must occur exactly once."""
+    for anchor, replacement in PROBES:
+        n = source.count(anchor)
+        if n != 1:
+            raise SystemExit(f"{what}: a probe's anchor occurs {n} times, not once: {anchor[:70]!r}")
+        source = source.replace(anchor, replacement)
+    return source
+
+
+def summarize(stamps: torch.Tensor, n_events: int, calls: int, t0: int) -> list[dict]:
+    """Per call (the slots in launch order, a call's CTAs consecutive): each event's median and max
+    over the CTAs that stamped it, in us from t0."""
+    rows = stamps.view(-1, n_events)
+    used = rows[rows[:, 0] > 0]  # every CTA stamps its first event
+    per = len(used) // calls
+    out = []
+    for c in range(calls):
+        part = used[c * per:(c + 1) * per]
+        call = {}
+        for e in range(n_events):
+            v = [(int(x) - t0) / 1000 for x in part[:, e].tolist() if x > 0]
+            if v:
+                call[e] = {"min": min(v), "median": statistics.median(v), "max": max(v)}
+        out.append(call)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--context", type=int, default=131072)
+    ap.add_argument("--calls", type=int, default=16)
+    ap.add_argument("--replays", type=int, default=3)
+    args = ap.parse_args()
+    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    sources = {}
+    for name, variant in variants.items():  # every refusal before the first CUDA call
+        if variant.params.get("SCHEDULE") != "scorer" or variant.params.get("COMBINE") != "separate":
+            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = {variant.params.get('SCHEDULE')}, "
+                             f"COMBINE = {variant.params.get('COMBINE')}: the probes are placed in the scorer's "
+                             "code and the separate combine kernel; trace scorer genomes with a separate merge only")
+        sources[name] = instrument(variant.render(), f"{args.variants}: variant {name!r}")
+    import numpy as np
+    from evaluators.cuda_launch import CubinModule
+
+    dev = torch.device("cuda", 0)
+    scrub = torch.empty(2 * torch.cuda.get_device_properties(dev).L2_cache_size // 4, dtype=torch.float32, device=dev)
+    cache = Path("results/trace_timeline/cubins")
+    report = {}
+    for name, source in sources.items():
+        build = compile_cuda(source, cache)
+        if not build.ok:
+            print(name, "compile failed", build.log[-2000:], flush=True)
+            continue
+        module = CubinModule(Path(build.cubin), dev)
+        fn = make_entry(parse_contract(source), module)
+        problem = SparseMlaDecode(variants[name].params["KV_FORMAT"])
+        main_buf = torch.zeros(MAX_CTAS * NM, dtype=torch.int64, device=dev)
+        merge_buf = torch.zeros(MAX_CTAS * NG, dtype=torch.int64, device=dev)
+
+        def read_and_clear():
+            module.launch("kg_tl_read", (264, 1, 1), 256, 0, main_buf.data_ptr(), merge_buf.data_ptr(),
+                          np.int32(MAX_CTAS * NM), np.int32(MAX_CTAS * NG))
+
+        for b in map(int, args.batches.split(",")):
+            w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+            pool = problem.new_pool(dev, [w])  # as time_in_graph.py: each call its own inputs
+            sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(100 + i), pool),
+                     problem.poisoned_outputs(w, dev)) for i in range(args.calls)]
+            calls = [lambda inp=inp, out=out: problem.call(fn, inp, out) for inp, out in sets]
+            for c in calls:  # the first launches (module loading) outside the graph
+                c()
+            torch.cuda.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
+                for c in calls:
+                    c()
+            torch.cuda.synchronize()
+            replays = []
+            for r in range(args.replays + 1):
+                read_and_clear()
+                for _, out in sets:
+                    problem.poison(out)
+                scrub.add_(1.0)  # the L2 full of other dirty lines, as the harness's timer leaves it
+                graph.replay()
+                torch.cuda.synchronize()
+                checks = sorted({problem.check(inp, out)[0] or "ok" for inp, out in sets})
+                read_and_clear()
+                torch.cuda.synchronize()
+                if r == 0:
+                    continue  # the first replay warms the graph
+                replays.append(timeline(main_buf.cpu(), merge_buf.cpu(), args.calls, checks))
+                print_replay(f"{name} {w.name} replay {r}", replays[-1], args.calls)
+            report.setdefault(name, {})[w.name] = replays
+            sets = calls = pool = graph = None
+            torch.cuda.empty_cache()
+    Path(os.environ.get("OUT", "/tmp"), "timeline.json").write_text(json.dumps(report, indent=1))
+
+
+def timeline(main_stamps: torch.Tensor, merge_stamps: torch.Tensor, calls: int, checks: list) -> dict:
+    starts = main_stamps.view(-1, NM)[:, 0]
+    t0 = int(starts[starts > 0].min())
+    steps = sorted({int(x) - t0 for x in starts.tolist() if x > t0})
+    return {"checks": checks, "smallest_start_step_ns": steps[0] if steps else None,
+            "main": [{MAIN_EVENTS[e]: v for e, v in c.items()} for c in summarize(main_stamps, NM, calls, t0)],
+            "merge": [{MERGE_EVENTS[e]: v for e, v in c.items()} for c in summarize(merge_stamps, NG, calls, t0)]}
+
+
+def print_replay(title: str, replay: dict, calls: int) -> None:
+    end = replay["merge"][-1]["end"]["max"]
+    print(f"{title}: {calls} calls end at {end:.2f} us ({end / calls:.2f} a call); checks {replay['checks']}",
+          flush=True)
+    for c in range(calls):
+        mc, gc = replay["main"][c], replay["merge"][c]
+        print("  call %2d main (median/max): %s | merge (min/max): %s" % (c, " ".join(
+            f"{k}={v['median']:.2f}/{v['max']:.2f}" for k, v in mc.items()), " ".join(
+            f"{k}={v['min']:.2f}/{v['max']:.2f}" for k, v in gc.items())), flush=True)
+
+
+if __name__ == "__main__":
+    main()
