@@ -116,6 +116,15 @@ GENOMES = {
     "scorer_bf16_fused": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16", HEADS_PER_CTA=64,
                               HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8, NUM_SPLITS=4,
                               COMBINE="fused", Q_LOAD="tma"),
+    "scorer_bf16_staged_rows_pdl": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16",
+                                        HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2,
+                                        GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="separate", PARTIALS="bf16",
+                                        PDL=True, Q_LOAD="tma", ROW_STORE="staged"),
+    "seesaw_bf16_64rows_staged_rows_value_split": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16",
+                                                       HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256,
+                                                       TOPK_TILE=64, STAGES=2, GATHER_LANES=8, NUM_SPLITS="auto",
+                                                       COMBINE="separate", PARTIALS="bf16", VALUE_SPLIT=2,
+                                                       ROW_STORE="staged"),
     "pingpong_bf16_bulk_rows_one_split": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="pingpong", KV_FORMAT="bf16",
                                               HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32,
                                               STAGES=2, GATHER_LANES=8, NUM_SPLITS=1, COMBINE="separate",
@@ -163,7 +172,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert {g.get("VALUE_SPLIT", 1) for g in GENOMES.values()} == {1, 2}
     assert {g.get("ARRIVAL_GROUPS", 1) for g in GENOMES.values()} == {1, 3, 9}
     assert {g.get("Q_LOAD", "cp_async") for g in GENOMES.values()} == {"cp_async", "tma"}
-    assert {g.get("ROW_STORE", "threads") for g in GENOMES.values()} == {"threads", "bulk"}
+    assert {g.get("ROW_STORE", "threads") for g in GENOMES.values()} == {"threads", "bulk", "staged"}
     assert {g.get("SCHEDULE", "lockstep") for g in GENOMES.values()} == {"lockstep", "pingpong", "scorer"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
@@ -228,6 +237,10 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     bulk = GENOMES[name].get("ROW_STORE") == "bulk"
     assert ("cp.async.bulk.global.shared::cta.bulk_group" in source) == bulk
     assert ("write_rows_bulk(o," in source) == bulk
+    # rows staged by each warp with stmatrix and stored back in whole lines
+    staged = GENOMES[name].get("ROW_STORE") == "staged"
+    assert ("stmatrix.sync.aligned.m8n8.x4.shared.b16" in source) == staged
+    assert ("write_rows_staged(o," in source) == staged
     # the partials' type is the one the launch line tells the host to allocate
     bf16_partials = GENOMES[name].get("PARTIALS") == "bf16"
     assert contract.partials == ("bf16" if bf16_partials else "fp32")

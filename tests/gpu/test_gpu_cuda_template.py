@@ -111,6 +111,17 @@ def runner(module_worker):
      "NUM_SPLITS": 4, "COMBINE": "fused", "Q_LOAD": "tma"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
      "NUM_SPLITS": 32, "PARTIALS": "bf16", "Q_LOAD": "tma"},
+    # rows staged by each warp (stmatrix) and stored in whole lines: the scorer's bf16 partials with
+    # PDL (the output itself at B >= 64), one split (the output at every batch), value halves on
+    # 64-row tiles (128 columns a warpgroup), pingpong's 32 splits
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "ROW_STORE": "staged"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 1, "PARTIALS": "bf16", "Q_LOAD": "tma", "ROW_STORE": "staged"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 64, "STAGES": 2, "GATHER_LANES": 8, "PARTIALS": "bf16",
+     "PDL": True, "Q_LOAD": "tma", "VALUE_SPLIT": 2, "ROW_STORE": "staged"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "NUM_SPLITS": 32, "PARTIALS": "bf16", "ROW_STORE": "staged"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
@@ -121,7 +132,9 @@ def runner(module_worker):
         "seesaw-64rows-bulk-rows-value-split", "seesaw-fp8-bulk-rows-q-tma", "pingpong-q-tma-groups3-pdl",
         "pingpong-groups9-fused", "pingpong-one-split-bulk-rows", "pingpong-32-splits",
         "pingpong-64rows-q-tma-bulk-rows", "pingpong-64rows-groups9-fused", "pingpong-64rows-32-splits",
-        "scorer-pdl", "scorer-one-split-bulk-rows", "scorer-fused", "scorer-32-splits"])
+        "scorer-pdl", "scorer-one-split-bulk-rows", "scorer-fused", "scorer-32-splits",
+        "scorer-staged-rows-pdl", "scorer-one-split-staged-rows", "seesaw-64rows-staged-rows-value-split",
+        "pingpong-32-splits-staged-rows"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]
