@@ -6,7 +6,7 @@ queries in (scorer), the first tile's rows in (scorer), the scorer's last softma
 warpgroups' first four tiles' copies issued, their first P, their last products done, and their
 epilogue's stores issued (thread 0 of the CTA); over its combine CTAs (minimum and maximum): the
 start, the release from griddepcontrol.wait, the end (thread 0). In us from the first call's
-first CTA start.
+first CTA start. The last call's split CTAs are also listed one by one, with their blockIdx.
 
 The stamps go into the cubin's own __device__ arrays, a slot a CTA taken with an atomic (so the N
 calls' CTAs never share one; a call's slots are consecutive since its kernels run in stream
@@ -58,7 +58,7 @@ extern "C" __global__ void kg_tl_read(unsigned long long* main_out, unsigned lon
 }}
 """
 
-NM, NG = len(MAIN_EVENTS), len(MERGE_EVENTS)
+NM, NG = len(MAIN_EVENTS) + 1, len(MERGE_EVENTS)  # a split CTA's slot ends with its blockIdx (x | y << 16 | z << 32)
 PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
     ('extern "C" __global__ void __launch_bounds__(384, 1)',
      HEADER.format(main=MAX_CTAS * NM, merge=MAX_CTAS * NG) + 'extern "C" __global__ void __launch_bounds__(384, 1)'),
@@ -69,7 +69,9 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      "    if (SCORER) mbar_init(bar_done, 128);\n    kg_slot = atomicAdd(&kg_tl_seq[0], 1u);\n"),
     ("  __syncthreads();\n\n  if (wg == 2) {",
      f"  __syncthreads();\n  unsigned long long* kg_ev = kg_tl_main + (size_t)kg_slot * {NM};\n"
-     "  if (tid == 0) kg_ev[0] = kg_t0;\n\n  if (wg == 2) {"),
+     "  if (tid == 0) {\n    kg_ev[0] = kg_t0;\n"
+     f"    kg_ev[{NM - 1}] = blockIdx.x | ((unsigned long long)blockIdx.y << 16) | ((unsigned long long)blockIdx.z << 32);\n"
+     "  }\n\n  if (wg == 2) {"),
     ("    mbar_wait(bar_q, 0);\n    // this warp's 16 heads",
      "    mbar_wait(bar_q, 0);\n    if (tid == 256) kg_ev[1] = kg_now();\n    // this warp's 16 heads"),
     ("      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
@@ -104,15 +106,19 @@ def instrument(source: str, what: str = "the source") -> str:
     return source
 
 
-def summarize(stamps: torch.Tensor, n_events: int, calls: int, t0: int) -> list[dict]:
-    """Per call (the slots in launch order, a call's CTAs consecutive): each event's median and max
-    over the CTAs that stamped it, in us from t0."""
-    rows = stamps.view(-1, n_events)
+def slots_by_call(stamps: torch.Tensor, stride: int, calls: int) -> list[torch.Tensor]:
+    """The stamped slots of each call (slots in launch order, a call's CTAs consecutive)."""
+    rows = stamps.view(-1, stride)
     used = rows[rows[:, 0] > 0]  # every CTA stamps its first event
     per = len(used) // calls
+    return [used[c * per:(c + 1) * per] for c in range(calls)]
+
+
+def summarize(stamps: torch.Tensor, stride: int, n_events: int, calls: int, t0: int) -> list[dict]:
+    """Per call: each of the first n_events events' minimum, median and maximum over the CTAs that
+    stamped it, in us from t0."""
     out = []
-    for c in range(calls):
-        part = used[c * per:(c + 1) * per]
+    for part in slots_by_call(stamps, stride, calls):
         call = {}
         for e in range(n_events):
             v = [(int(x) - t0) / 1000 for x in part[:, e].tolist() if x > 0]
@@ -200,8 +206,13 @@ def timeline(main_stamps: torch.Tensor, merge_stamps: torch.Tensor, calls: int, 
     t0 = int(starts[starts > 0].min())
     steps = sorted({int(x) - t0 for x in starts.tolist() if x > t0})
     return {"checks": checks, "smallest_start_step_ns": steps[0] if steps else None,
-            "main": [{MAIN_EVENTS[e]: v for e, v in c.items()} for c in summarize(main_stamps, NM, calls, t0)],
-            "merge": [{MERGE_EVENTS[e]: v for e, v in c.items()} for c in summarize(merge_stamps, NG, calls, t0)]}
+            "main": [{MAIN_EVENTS[e]: v for e, v in c.items()}
+                     for c in summarize(main_stamps, NM, NM - 1, calls, t0)],
+            "merge": [{MERGE_EVENTS[e]: v for e, v in c.items()} for c in summarize(merge_stamps, NG, NG, calls, t0)],
+            # every split CTA of the last call: blockIdx (x, y, z), then each event in us from t0
+            "last_call_ctas": [[int(r[-1]) & 0xffff, (int(r[-1]) >> 16) & 0xffff, int(r[-1]) >> 32] +
+                               [round((int(x) - t0) / 1000, 3) if x > 0 else None for x in r[:-1].tolist()]
+                               for r in slots_by_call(main_stamps, NM, calls)[-1]]}
 
 
 def print_replay(title: str, replay: dict, calls: int) -> None:

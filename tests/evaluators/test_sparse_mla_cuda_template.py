@@ -574,7 +574,7 @@ def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_p
                          GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store))
     script = _timeline_script()
     traced = script.instrument(source)
-    assert all(f"kg_ev[{e}] =" in traced for e in range(len(script.MAIN_EVENTS)))
+    assert all(f"kg_ev[{e}] =" in traced for e in range(len(script.MAIN_EVENTS) + 1))  # the events, then blockIdx
     assert traced.count("kg_tl_merge[(size_t)s *") == len(script.MERGE_EVENTS)
     build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]
