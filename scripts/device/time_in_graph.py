@@ -25,6 +25,16 @@ from cuda_entry import build_entry, empty_launch
 from variants import load_variants
 
 
+def calls_on_own_inputs(problem, w: Workload, dev, fn, n: int) -> tuple[list, list]:
+    """n calls of `fn` on workload w, each on its own queries, top-k lists and cache blocks (drawn
+    from one pool of B x context rows, far larger than the L2) and its own poisoned outputs:
+    (the (inputs, outputs) pairs, the calls)."""
+    pool = problem.new_pool(dev, [w])
+    sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(100 + i), pool), problem.poisoned_outputs(w, dev))
+            for i in range(n)]
+    return sets, [lambda inp=inp, out=out: problem.call(fn, inp, out) for inp, out in sets]
+
+
 def per_call(timer: GraphTimer, calls: list, poison=lambda: None) -> dict:
     """The graph of these calls, timed; the median and IQR divided by the number of calls.
     `poison` runs between the capture (whose warm call writes the outputs) and the replays."""
@@ -58,10 +68,7 @@ def main():
         problem = SparseMlaDecode(variant.params["KV_FORMAT"])
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
-            pool = problem.new_pool(dev, [w])  # B x context rows; each call gathers its own 2048 a token
-            sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(100 + i), pool),
-                     problem.poisoned_outputs(w, dev)) for i in range(args.calls)]
-            calls = [lambda inp=inp, out=out: problem.call(fn, inp, out) for inp, out in sets]
+            sets, calls = calls_on_own_inputs(problem, w, dev, fn, args.calls)
             poison_all = lambda: [problem.poison(out) for _, out in sets]  # noqa: E731
             one = per_call(timer, calls[:1], poison_all)
             one_check = problem.check(*sets[0])[0] or "ok"
@@ -73,7 +80,7 @@ def main():
             print(f"{name} {w.name}: one call a graph {one['median_us']:.1f} us (iqr {one['iqr_us']:.1f}); "
                   f"{args.calls} in a graph {many['median_us']:.2f} us a call (iqr {many['iqr_us']:.2f}); "
                   f"checks {'all ok' if not bad else bad[0]}", flush=True)
-            sets = calls = pool = None  # the next batch's pool and inputs in their place
+            sets = calls = None  # the next batch's pool and inputs in their place
             torch.cuda.empty_cache()
     Path(os.environ.get("OUT", "/tmp"), "in_graph.json").write_text(json.dumps(report, indent=1))
 

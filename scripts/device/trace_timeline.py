@@ -28,6 +28,7 @@ from evaluators.cuda_compile import compile_cuda
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from time_in_graph import calls_on_own_inputs
 from variants import load_variants
 
 MAIN_EVENTS = ["start", "q_in", "first_tile_in", "scorer_done", "gathers_issued", "first_p", "values_done",
@@ -168,10 +169,7 @@ def main():
 
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
-            pool = problem.new_pool(dev, [w])  # as time_in_graph.py: each call its own inputs
-            sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(100 + i), pool),
-                     problem.poisoned_outputs(w, dev)) for i in range(args.calls)]
-            calls = [lambda inp=inp, out=out: problem.call(fn, inp, out) for inp, out in sets]
+            sets, calls = calls_on_own_inputs(problem, w, dev, fn, args.calls)
             for c in calls:  # the first launches (module loading) outside the graph
                 c()
             torch.cuda.synchronize()
@@ -196,7 +194,7 @@ def main():
                 replays.append(timeline(main_buf.cpu(), merge_buf.cpu(), args.calls, checks))
                 print_replay(f"{name} {w.name} replay {r}", replays[-1], args.calls)
             report.setdefault(name, {})[w.name] = replays
-            sets = calls = pool = graph = None
+            sets = calls = graph = None
             torch.cuda.empty_cache()
     Path(os.environ.get("OUT", "/tmp"), "timeline.json").write_text(json.dumps(report, indent=1))
 
