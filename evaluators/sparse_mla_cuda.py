@@ -41,7 +41,8 @@ class LaunchContract:
     kv_format: str
     smem_bytes: int
     partials: str = "fp32"   # dtype of the splits' partial outputs: fp32 or bf16
-    pdl: bool = False        # launch the combine kernel as a programmatic dependent of the split kernel
+    pdl: bool = False        # programmatic dependent launches: the combine after the split kernel, the split
+                             # kernel after whatever precedes it (each waits with griddepcontrol.wait)
     combine_threads_max: int = 128  # the combine kernel takes 128 x G threads (G groups of splits), up to this
     value_split: int = 1     # CTAs per (token, head block, split), each with 512 / value_split value columns
     q_tma: bool = False      # the split kernel's last parameter: a tensor map of q ([B x H] rows of 576 bf16)
@@ -183,7 +184,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
                       np.float32(sm_scale * LOG2E), *query_map_arguments(contract, q),
-                      cluster=(1, splits, 1) if cluster else None)
+                      cluster=(1, splits, 1) if cluster else None, pdl=contract.pdl)
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), combine_threads(contract, splits), 0,
                           *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),

@@ -68,9 +68,9 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      "  static_assert(HPC == 64"),
     ("    if (SCORER) mbar_init(bar_done, 128);\n",
      "    if (SCORER) mbar_init(bar_done, 128);\n    kg_slot = atomicAdd(&kg_tl_seq[0], 1u);\n"),
-    ("  __syncthreads();\n\n  if (wg == 2) {",
-     f"  __syncthreads();\n  unsigned long long* kg_ev = kg_tl_main + (size_t)kg_slot * {NM};\n"
-     "  if (tid == 0) {\n    kg_ev[0] = kg_t0;\n"
+    ("  wait_for_prior_grid();  // nothing global was read or written above\n\n  if (wg == 2) {",
+     f"  unsigned long long* kg_ev = kg_tl_main + (size_t)kg_slot * {NM};\n"
+     "  wait_for_prior_grid();  // nothing global was read or written above\n  if (tid == 0) {\n    kg_ev[0] = kg_t0;\n"
      f"    kg_ev[{NM - 1}] = blockIdx.x | ((unsigned long long)blockIdx.y << 16) | ((unsigned long long)blockIdx.z << 32);\n"
      "  }\n\n  if (wg == 2) {"),
     ("    mbar_wait(bar_q, 0);\n    // this warp's 16 heads",
