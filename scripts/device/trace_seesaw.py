@@ -10,7 +10,7 @@ to the rendered source before instrumenting, each old text present exactly once;
 older text of the template, e.g. from `git show REV:templates/sparse_mla.cu.j2`, whose probes are
 placed where their anchors are found. COMBINE is forced to separate.
 Consumer phases: wait for Q, wait for a full pair, scores, softmax and exchange, values, epilogue
-(the lockstep schedule's consumers: a SCHEDULE = pingpong variant is refused before any GPU work).
+(the lockstep schedule's consumers: a pingpong or scorer variant is refused before any GPU work).
 Producer phases: wait for a free pair buffer, issue of the copies, wait for own copies, dequantize.
 Writes $OUT/trace.json.
 """
@@ -104,9 +104,11 @@ def main():
     t = load_template(Path("templates/sparse_mla.cu.j2"))
     variants = load_variants(args.variants, t, language="cuda", force={"COMBINE": "separate"})
     for name, variant in variants.items():  # before any GPU work
-        if variant.params.get("SCHEDULE") == "pingpong":
-            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = pingpong has none of the lockstep "
-                             "consumers' code that the probes are placed in; trace lockstep genomes only")
+        schedule = variant.params.get("SCHEDULE", "lockstep")
+        if schedule != "lockstep":
+            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = {schedule} has none of the lockstep "
+                             "consumers' code that the probes are placed in; trace lockstep genomes only "
+                             "(scorer genomes: trace_timeline.py)")
     dev = torch.device("cuda", 0)
     sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
     flush = torch.empty(torch.cuda.get_device_properties(dev).L2_cache_size // 2, dtype=torch.int32, device=dev)

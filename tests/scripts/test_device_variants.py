@@ -129,18 +129,19 @@ def test_an_edit_whose_old_text_is_not_there_once_is_refused_when_rendered(varia
         variant.render()
 
 
-def test_the_trace_script_refuses_a_pingpong_variant_before_any_gpu_work(tmp_path):
+@pytest.mark.parametrize("schedule, extra", [("pingpong", {}), ("scorer", {"Q_LOAD": "tma"})])
+def test_the_trace_script_refuses_a_schedule_other_than_lockstep_before_any_gpu_work(tmp_path, schedule, extra):
     # its probes sit in the lockstep consumers' code; on this machine without a GPU the refusal
     # must come before the script first touches CUDA
     path = tmp_path / "trace.json"
     path.write_text(json.dumps({"lockstep": {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
                                              "GATHER_LANES": 8},
-                                "pp": {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
-                                       "GATHER_LANES": 8, "SCHEDULE": "pingpong"}}))
+                                "other": {"MMA": "wgmma", "PIPELINE": "seesaw", "STAGES": 2, "TOPK_TILE": 32,
+                                          "GATHER_LANES": 8, "SCHEDULE": schedule, **extra}}))
     done = subprocess.run([sys.executable, "scripts/device/trace_seesaw.py", str(path)], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
-    assert f"{path}: variant 'pp': SCHEDULE = pingpong" in done.stderr, done.stderr[-2000:]
+    assert f"{path}: variant 'other': SCHEDULE = {schedule}" in done.stderr, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
 
 
