@@ -1,9 +1,12 @@
 """GPU tier: PDL genomes called back to back in one CUDA graph, each call on its own inputs, as a
 decode step's graph runs them. With PDL every split kernel is a programmatic dependent of the
-previous call's combine kernel, which lets it launch at its start: the split kernel must wait
-for it before it overwrites the partials (the caching allocator gives consecutive calls the same
-partial buffers) or reads its inputs. Every call's outputs are poisoned before the replay and
-checked against the float64 reference after it."""
+previous call's combine kernel, which lets it launch at its start; the split kernel waits for it
+(griddepcontrol.wait) before it overwrites the partials (the caching allocator gives consecutive
+calls the same partial buffers) or reads its inputs. Every call's outputs are poisoned before the
+replay and checked against the float64 reference after it: the chained launches run and every
+call is right. That the wait comes before the first global access is checked on the text, by the
+cpu tier (a missing wait would seldom show here: the next split's first stores come microseconds
+after the previous combine's last reads)."""
 
 from __future__ import annotations
 
