@@ -169,6 +169,14 @@ class CubinModule:
         except Exception as exc:
             raise LaunchError(f"occupancy of {name} in clusters of {cluster}: {type(exc).__name__}: {exc}") from exc
 
+    def max_active_blocks(self, name: str, block: int, smem: int) -> int:
+        """How many CTAs of this kernel one SM holds at once (the driver's occupancy calculator)."""
+        kernel = self.kernel(name, smem)
+        try:
+            return int(kernel.occupancy.max_active_blocks_per_multiprocessor(block, smem))
+        except Exception as exc:
+            raise LaunchError(f"occupancy of {name} with {block} threads and {smem} B: {type(exc).__name__}: {exc}") from exc
+
     def _stream(self, handle: int) -> Any:
         if handle not in self._streams:
             self._streams[handle] = self.device.create_stream(_TorchStream(handle))

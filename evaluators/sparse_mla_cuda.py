@@ -19,10 +19,11 @@ D_QK, D_V = 576, 512
 LOG2E = 1.4426950408889634
 _CONTRACT = re.compile(r"^//\s*kernel-genome-launch:\s*(\{.*\})\s*$", re.M)
 KV_FORMATS = {"bf16": 1152, "fp8_656": 656}  # bytes per cache row
-COMBINES = ("separate", "fused", "cluster")
+COMBINES = ("separate", "fused", "cluster", "siblings")
 PARTIAL_DTYPES = {"fp32": "float32", "bf16": "bfloat16"}  # partials -> torch dtype of the split buffers
 MAX_CLUSTER = 16       # the kernel's limit; beyond 8 a cluster size is non-portable
 AUTO_CLUSTER = 8       # the largest cluster 'auto' picks (portable: every sm_90 part schedules it)
+SIBLING_WORDS = 32     # int32 words of a (token, head block) for the siblings' merge: one 128-byte line
 
 
 class ContractError(ValueError):
@@ -98,17 +99,20 @@ def parse_contract(source: str) -> LaunchContract:
 
 
 def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int,
-               cluster_capacity: Callable[[int], int] | None = None) -> tuple[int, int]:
+               cluster_capacity: Callable[[int], int] | None = None,
+               resident_ctas: int | None = None) -> tuple[int, int]:
     """(splits, rows per split): 'auto' gives each SM at most one CTA, never a partial second wave
     (splitting 128 CTAs in two on 132 SMs would make 256: one wave and most of another); rows per
     split are whole tiles. A cluster merge takes a power of two (at most AUTO_CLUSTER when auto,
     MAX_CLUSTER when asked) and keeps it even where the last splits get no rows: the kernel's
     merge divides the heads among exactly that many CTAs. ``cluster_capacity(s)`` is how many
     clusters of s CTAs the device holds at once; 'auto' then also keeps the clusters in one wave
-    (a GPC fits fewer clusters of 8 big CTAs than its SMs suggest)."""
+    (a GPC fits fewer clusters of 8 big CTAs than its SMs suggest). The siblings' merge waits in
+    each CTA for the other splits of its head block, so its grid must be one wave: at most
+    ``resident_ctas`` CTAs (the device's SMs times the kernel's CTAs an SM when not given)."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
+    ctas = batch * (heads // contract.heads_per_cta) * contract.value_split
     if contract.num_splits == "auto":
-        ctas = batch * (heads // contract.heads_per_cta) * contract.value_split
         splits = max(1, min(tiles, sm_count // ctas))
         if contract.combine == "cluster":
             splits = 1 << (min(splits, AUTO_CLUSTER).bit_length() - 1)
@@ -116,6 +120,8 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
                 splits //= 2
     else:
         splits = max(1, min(int(contract.num_splits), tiles))
+    if contract.combine == "siblings":
+        splits = max(1, min(splits, (resident_ctas if resident_ctas is not None else sm_count) // ctas))
     if contract.combine == "cluster":
         splits = 1 << (min(splits, MAX_CLUSTER).bit_length() - 1)
         return splits, _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile
@@ -149,6 +155,24 @@ def make_entry(contract: LaunchContract, module) -> Callable:
     row_bytes = KV_FORMATS[contract.kv_format]
     sm_count = torch.cuda.get_device_properties(module.device_index).multi_processor_count
     capacity: dict[int, int] = {}  # cluster size -> clusters the device holds at once (asked once)
+    # The siblings' merge: each (token, head block) has a 128-byte line of words (arrivals and
+    # departures) that its kernel re-arms itself, zeroed once here, one buffer a stream (two
+    # streams' calls would share counts otherwise), grown when a larger batch comes.
+    sibling_words: dict[int, object] = {}
+    resident: list[int] = []  # CTAs of the split kernel the device holds at once (asked once)
+
+    def resident_ctas() -> int:
+        if not resident:
+            resident.append(sm_count * module.max_active_blocks(contract.split_kernel, contract.threads,
+                                                                contract.smem_bytes))
+        return resident[0]
+
+    def sibling_counts(groups: int, device):
+        stream = torch.cuda.current_stream(device).cuda_stream
+        words = sibling_words.get(stream)
+        if words is None or words.numel() < SIBLING_WORDS * groups:
+            words = sibling_words[stream] = torch.zeros(SIBLING_WORDS * groups, device=device, dtype=torch.int32)
+        return words
 
     def cluster_capacity(size: int) -> int:
         if size not in capacity:
@@ -170,15 +194,20 @@ def make_entry(contract: LaunchContract, module) -> Callable:
         _check(cache_row == row_bytes and kv_cache.is_contiguous(),
                f"this genome reads {contract.kv_format} rows of {row_bytes} B; the cache has rows of {cache_row} B")
         splits, rows = split_plan(contract, batch, heads, topk, sm_count,
-                                  cluster_capacity if contract.combine == "cluster" else None)
+                                  cluster_capacity if contract.combine == "cluster" else None,
+                                  resident_ctas() if contract.combine == "siblings" else None)
         n_hb = heads // contract.heads_per_cta
         cluster = contract.combine == "cluster" and splits > 1
         if splits == 1 or cluster:  # a cluster merges in distributed shared memory: no partials
             part_out, part_lse, arrivals = out, lse, lse
         else:
             part_out, part_lse = partial_buffers(contract, batch, splits, heads, q.device)
-            arrivals = (torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
-                        if contract.combine == "fused" else part_lse)
+            if contract.combine == "fused":
+                arrivals = torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
+            elif contract.combine == "siblings":
+                arrivals = sibling_counts(batch * n_hb, q.device)
+            else:
+                arrivals = part_lse
         module.launch(contract.split_kernel, split_grid(contract, heads, splits, batch), contract.threads,
                       contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),

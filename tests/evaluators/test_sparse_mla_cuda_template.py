@@ -18,8 +18,8 @@ import pytest
 
 from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead, compile_cuda
-from evaluators.sparse_mla_cuda import (ContractError, LaunchContract, combine_threads, parse_contract, partial_buffers,
-                                        query_map_arguments, split_grid, split_plan)
+from evaluators.sparse_mla_cuda import (SIBLING_WORDS, ContractError, LaunchContract, combine_threads, parse_contract,
+                                        partial_buffers, query_map_arguments, split_grid, split_plan)
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -129,6 +129,17 @@ GENOMES = {
                                               HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32,
                                               STAGES=2, GATHER_LANES=8, NUM_SPLITS=1, COMBINE="separate",
                                               Q_LOAD="tma", ROW_STORE="bulk"),
+    "scorer_bf16_siblings_pdl": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16",
+                                     HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2,
+                                     GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16",
+                                     PDL=True, Q_LOAD="tma"),
+    "seesaw_fp8_siblings_staged_rows": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                            HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                            NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16",
+                                            ROW_STORE="staged"),
+    "wgmma_bf16_siblings_16splits": dict(MMA="wgmma", KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
+                                         THREADS=256, TOPK_TILE=64, STAGES=2, NUM_SPLITS=16, COMBINE="siblings",
+                                         PARTIALS="bf16"),
 }
 
 
@@ -166,7 +177,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     values = lambda gene: {g[gene] for g in GENOMES.values()}  # noqa: E731
     assert values("KV_FORMAT") == {"bf16", "fp8_656"}
     assert values("HEADS_PER_WARP") == {16, 32}
-    assert values("COMBINE") == {"separate", "fused", "cluster"}
+    assert values("COMBINE") == {"separate", "fused", "cluster", "siblings"}
     assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16"}
     assert {g.get("PDL", False) for g in GENOMES.values()} == {False, True}
     assert {g.get("VALUE_SPLIT", 1) for g in GENOMES.values()} == {1, 2}
@@ -355,6 +366,35 @@ def test_auto_splits_fill_the_sms_only_when_the_batch_does_not():
     assert split_plan(halves, 1, 128, 2048, sm_count=132) == (32, 64)
     assert split_plan(halves, 8, 128, 2048, sm_count=132) == (4, 512)
     assert split_plan(dataclasses.replace(halves, value_split=1), 8, 128, 2048, sm_count=132) == (8, 256)
+
+
+def test_the_siblings_merge_keeps_its_grid_in_one_wave():
+    c = contract("auto", topk_tile=64, combine="siblings")
+    assert split_plan(c, 8, 128, 2048, sm_count=132) == (8, 256)  # auto is one wave already
+    assert split_plan(c, 1, 128, 2048, sm_count=132) == (32, 64)
+    # asked for 32 splits at B=8 (512 CTAs): the waiting CTAs would hold the SMs their siblings
+    # need, so the launcher gives the 8 that fit; a device holding two CTAs an SM gets 16
+    fixed = contract(32, topk_tile=64, combine="siblings")
+    assert split_plan(fixed, 8, 128, 2048, sm_count=132) == (8, 256)
+    assert split_plan(fixed, 8, 128, 2048, sm_count=132, resident_ctas=264) == (16, 128)
+    assert split_plan(fixed, 128, 128, 2048, sm_count=132) == (1, 2048)  # no room for a second split
+    # the separate merge has no such limit
+    assert split_plan(contract(32, topk_tile=64), 8, 128, 2048, sm_count=132) == (32, 64)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g["COMBINE"] == "siblings"))
+def test_the_siblings_merge_waits_on_release_and_acquire_in_the_launchers_line(name):
+    source = render(GENOMES[name])
+    # one 128-byte line of words a group: the stride the launcher allocates
+    assert f"constexpr int SIBLING_WORDS = {SIBLING_WORDS};" in source and SIBLING_WORDS * 4 == 128
+    wait = source[source.index("int wait_for_siblings("):]
+    wait = wait[:wait.index("\n}\n")]
+    # a release reduction and acquire loads order the partials: a sequentially consistent fence
+    # (__threadfence, MEMBAR.SC.GPU) in the wait made B=8 a microsecond slower on the H200
+    assert "red.release.gpu.global.add.s32" in source and "ld.acquire.gpu.global.b32" in source
+    assert "__threadfence" not in wait and "add_release(count, 1);" in wait
+    # every epilogue of the genome ends in the merge, after its stores
+    assert source.count("merge_with_siblings(part_out, part_lse, out, lse, arrivals, s_sum,") >= 1
 
 
 def test_the_split_grid_and_partial_buffers_follow_the_launch_line():

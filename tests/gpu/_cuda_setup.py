@@ -1,6 +1,7 @@
 """Setup shared by the GPU tier's direct-launch tests (test_gpu_tensor_map.py,
-test_gpu_cluster_merge.py): the CUDA template and its space, a seesaw genome of it, and a CUDA
-source compiled and loaded on device 0. torch and the CUDA bindings are imported only when a
+test_gpu_cluster_merge.py, test_gpu_pdl_chain.py, test_gpu_siblings_merge.py): the CUDA template
+and its space, a seesaw genome of it, a CUDA source compiled and loaded on device 0, and calls
+replayed in a graph and checked. torch and the CUDA bindings are imported only when a
 helper is called, so the test modules still import, and are skipped, where there is no GPU."""
 
 from __future__ import annotations
@@ -42,3 +43,24 @@ def load_genome(params: dict, folder: Path):
     source = TEMPLATE.render(params)
     module, dev = load_cuda(source, folder)
     return source, module, dev
+
+
+def replay_checked(problem, entry, sets, dev, replays: int = 1) -> None:
+    """The calls of ``entry`` on each (inputs, outputs) pair of ``sets``, captured back to back in
+    one CUDA graph on a side stream, replayed ``replays`` times; before each replay every output is
+    poisoned, after it checked against the float64 reference."""
+    import torch
+
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
+        for inp, out in sets:
+            problem.call(entry, inp, out)
+    for replay in range(replays):
+        for _, out in sets:
+            problem.poison(out)
+        graph.replay()
+        torch.cuda.synchronize()
+        for i, (inp, out) in enumerate(sets):
+            failure, errors = problem.check(inp, out)
+            assert failure is None, (replay, i, failure, errors)

@@ -122,6 +122,12 @@ def runner(module_worker):
      "PDL": True, "Q_LOAD": "tma", "VALUE_SPLIT": 2, "ROW_STORE": "staged"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
      "NUM_SPLITS": 32, "PARTIALS": "bf16", "ROW_STORE": "staged"},
+    # the siblings' merge in the split kernel (each split CTA merges a share of its head block once
+    # all have stored): the scorer with PDL, FP8 lockstep with staged rows
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
+     "PARTIALS": "bf16", "Q_LOAD": "tma", "ROW_STORE": "staged", "COMBINE": "siblings"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
@@ -134,7 +140,7 @@ def runner(module_worker):
         "pingpong-64rows-q-tma-bulk-rows", "pingpong-64rows-groups9-fused", "pingpong-64rows-32-splits",
         "scorer-pdl", "scorer-one-split-bulk-rows", "scorer-fused", "scorer-32-splits",
         "scorer-staged-rows-pdl", "scorer-one-split-staged-rows", "seesaw-64rows-staged-rows-value-split",
-        "pingpong-32-splits-staged-rows"])
+        "pingpong-32-splits-staged-rows", "scorer-siblings-pdl", "seesaw-fp8-siblings-staged-rows"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]

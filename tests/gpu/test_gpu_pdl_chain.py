@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gpu._cuda_setup import SPACE, load_genome, seesaw_params
+from tests.gpu._cuda_setup import SPACE, load_genome, replay_checked, seesaw_params
 
 
 @pytest.mark.gpu
@@ -41,15 +41,4 @@ def test_pdl_calls_chained_in_one_graph_are_each_correct(tmp_path, genes, batch)
             for i in range(6)]
     for inp, out in sets:  # the first launches (module loading) outside the graph
         problem.call(entry, inp, out)
-    torch.cuda.synchronize()
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
-        for inp, out in sets:
-            problem.call(entry, inp, out)
-    for _, out in sets:
-        problem.poison(out)
-    graph.replay()
-    torch.cuda.synchronize()
-    for i, (inp, out) in enumerate(sets):
-        failure, errors = problem.check(inp, out)
-        assert failure is None, (i, failure, errors)
+    replay_checked(problem, entry, sets, dev)
