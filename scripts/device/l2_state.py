@@ -14,7 +14,8 @@ search keep the harness's (dirty) figures. Every genome's outputs are poisoned b
 replays and checked against the float64 reference after them.
 
 The gather kernel: a CTA of 256 threads reads 64 rows of one token's top-k list (16-byte loads,
-every row of the list once, or twice with --copies 2 as two head blocks read them), folds them
+every row of the list once, or twice as two head blocks read them: by a second wave of CTAs, or
+"together", by consecutive CTAs as the split kernel's two head blocks are launched), folds them
 into a word it stores, and can also write `--write-mb` MB in all (as the split kernel writes its
 partials).
 
@@ -40,8 +41,8 @@ GATHER_KERNEL = r"""
 #include <stdint.h>
 extern "C" __global__ void __launch_bounds__(256) gather_read(const uint4* __restrict__ kv, const int* __restrict__ idx,
                                                              int topk, unsigned* __restrict__ sink,
-                                                             uint4* __restrict__ wbuf, int write_chunks) {
-  const int* ids = idx + (size_t)blockIdx.y * topk + blockIdx.x * 64;
+                                                             uint4* __restrict__ wbuf, int write_chunks, int shift) {
+  const int* ids = idx + (size_t)blockIdx.y * topk + (blockIdx.x >> shift) * 64;
   uint4 acc = make_uint4(0u, 0u, 0u, 0u);
 #pragma unroll 6
   for (int i = threadIdx.x; i < 64 * 72; i += 256) {  // 72 16-byte pieces a 1152-byte row
@@ -84,15 +85,19 @@ def main():
         inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(7 + b), pool)
         kv, idx = inp.kv_cache, inp.indices
         # partial outputs of 8 splits x 128 heads x 512 bf16 a token: what the split kernel writes at B=8
-        for copies, write_mb in ((1, 0.0), (2, 0.0), (2, b * 8 * 128 * 512 * 2 / 2**20)):
-            grid = (2048 // 64, b, copies)
+        # (copies, MB written, together): together, the two reads of a row are made by CTAs launched
+        # one after the other (as the split kernel's two head blocks), not by a second wave of CTAs
+        for copies, write_mb, together in ((1, 0.0, False), (2, 0.0, False), (2, 0.0, True),
+                                           (2, b * 8 * 128 * 512 * 2 / 2**20, False)):
+            grid = (2048 // 64 * copies, b, 1) if together else (2048 // 64, b, copies)
             n_blocks = grid[0] * grid[1] * grid[2]
             chunks = int(write_mb * 2**20) // 16 // n_blocks
             sink = torch.empty(n_blocks * 8, dtype=torch.int32, device=dev)
             wbuf = torch.empty(max(n_blocks * chunks, 1), 4, dtype=torch.int32, device=dev)
             call = lambda: gather.launch("gather_read", grid, 256, 0, kv.data_ptr(), idx.data_ptr(), np.int32(2048),
-                                         sink.data_ptr(), wbuf.data_ptr(), np.int32(chunks))  # noqa: E731
-            key = f"{w.name} copies={copies} write_mb={write_mb:.1f}"
+                                         sink.data_ptr(), wbuf.data_ptr(), np.int32(chunks),
+                                         np.int32(1 if together else 0))  # noqa: E731
+            key = f"{w.name} copies={copies}{' together' if together else ''} write_mb={write_mb:.1f}"
             report["gather"][key] = {k: per_call(t, [call]) for k, t in timers.items()}
             print("gather", key, json.dumps(report["gather"][key]), flush=True)
         for name, fn in entries.items():

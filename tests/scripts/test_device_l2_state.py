@@ -36,3 +36,5 @@ def test_the_gather_kernel_builds_and_covers_each_row_once(tmp_path):
     # 64 rows of 72 pieces of 16 bytes (1152 bytes, a bf16 row of 576) a CTA, strided by its 256 threads
     assert "i < 64 * 72; i += 256" in kernel and "ids + i / 72" in kernel and "id * 72 + i % 72" in kernel
     assert re.search(r"__launch_bounds__\(256\)", kernel)
+    # shift 1: CTAs 2c and 2c + 1 read the same 64 rows (two head blocks' reads, launched together)
+    assert "(blockIdx.x >> shift) * 64" in kernel
