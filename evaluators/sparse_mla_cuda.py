@@ -156,8 +156,11 @@ def make_entry(contract: LaunchContract, module) -> Callable:
     sm_count = torch.cuda.get_device_properties(module.device_index).multi_processor_count
     capacity: dict[int, int] = {}  # cluster size -> clusters the device holds at once (asked once)
     # The siblings' merge: each (token, head block) has a 128-byte line of words (arrivals and
-    # departures) that its kernel re-arms itself, zeroed once here, one buffer a stream (two
-    # streams' calls would share counts otherwise), grown when a larger batch comes.
+    # departures) that its kernel re-arms itself, zeroed once here. One buffer a stream (two
+    # streams' calls would share counts otherwise), made on the stream's first call: outside a
+    # graph's capture when the call is warmed on the capture stream first (evaluators/bench.py
+    # does), else recorded with the capture. Its size is the most groups a merging grid can have
+    # (one wave of at least two splits), so it never grows: a graph keeps its buffer valid.
     sibling_words: dict[int, object] = {}
     resident: list[int] = []  # CTAs of the split kernel the device holds at once (asked once)
 
@@ -169,9 +172,12 @@ def make_entry(contract: LaunchContract, module) -> Callable:
 
     def sibling_counts(groups: int, device):
         stream = torch.cuda.current_stream(device).cuda_stream
-        words = sibling_words.get(stream)
-        if words is None or words.numel() < SIBLING_WORDS * groups:
-            words = sibling_words[stream] = torch.zeros(SIBLING_WORDS * groups, device=device, dtype=torch.int32)
+        if stream not in sibling_words:
+            sibling_words[stream] = torch.zeros(SIBLING_WORDS * max(resident_ctas() // 2, 1), device=device,
+                                                dtype=torch.int32)
+        words = sibling_words[stream]
+        _check(words.numel() >= SIBLING_WORDS * groups, f"{groups} groups of splits in one wave of "
+               f"{resident_ctas()} CTAs")  # split_plan's cap makes this hold
         return words
 
     def cluster_capacity(size: int) -> int:
@@ -219,6 +225,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                           *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),
                           pdl=contract.pdl)
 
+    entry.sibling_words = sibling_words  # stream -> the siblings' words (tests check they are re-armed)
     return entry
 
 

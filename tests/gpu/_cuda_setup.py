@@ -45,15 +45,15 @@ def load_genome(params: dict, folder: Path):
     return source, module, dev
 
 
-def replay_checked(problem, entry, sets, dev, replays: int = 1) -> None:
+def replay_checked(problem, entry, sets, dev, replays: int = 1, stream=None) -> None:
     """The calls of ``entry`` on each (inputs, outputs) pair of ``sets``, captured back to back in
-    one CUDA graph on a side stream, replayed ``replays`` times; before each replay every output is
-    poisoned, after it checked against the float64 reference."""
+    one CUDA graph on ``stream`` (a new side stream by default), replayed ``replays`` times; before
+    each replay every output is poisoned, after it checked against the float64 reference."""
     import torch
 
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
+    with torch.cuda.graph(graph, stream=stream if stream is not None else torch.cuda.Stream(dev)):
         for inp, out in sets:
             problem.call(entry, inp, out)
     for replay in range(replays):

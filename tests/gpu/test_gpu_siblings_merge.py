@@ -2,13 +2,15 @@
 for each other in the split kernel and each merges a share of the block's rows, on arrival counts
 that the kernel re-arms itself. Checked against the float64 reference, outputs poisoned before
 every call:
-- every split count the launcher makes: a power of two (each thread holds all of its quads'
-  splits in flight), 11 at B=6 (the item-range fallback), one at B=64 (no merge);
+- every split count the launcher makes: the powers of two 2 to 32 (each thread holds all of its
+  quads' splits in flight), 11 at B=6 and 64 at B=1 with 32-row tiles (the item-range fallback),
+  one at B=64 (no merge);
 - a split count asked beyond one wave, which the launcher caps (waiting CTAs that were not all
   resident would never end);
 - invalid slots, a short context where whole splits have no key, a token with none at all;
-- many calls in a row, eagerly and in one CUDA graph on another stream: the counts re-arm and
-  the graph's own count buffer starts at zero.
+- many calls in a row, eagerly and in one CUDA graph: the words are back at zero after every
+  call, whether the graph's stream made its buffer before the capture (as the harness's warm call
+  does) or during it (the zero fill recorded with the graph).
 """
 
 from __future__ import annotations
@@ -24,7 +26,17 @@ GENOMES = {
     "lockstep-fp8-pdl": {"TOPK_TILE": 32, "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "COMBINE": "siblings", "PDL": True},
     "serial-wgmma": {"PIPELINE": "serial", "TOPK_TILE": 64, "GATHER_LANES": 4, "PARTIALS": "bf16",
                      "COMBINE": "siblings"},
+    "serial-wgmma-32rows": {"PIPELINE": "serial", "TOPK_TILE": 32, "GATHER_LANES": 4, "PARTIALS": "bf16",
+                            "COMBINE": "siblings"},
 }
+
+
+def _rearmed(entry) -> bool:
+    """Every word of the siblings' buffers is back at zero (the launcher zeroed them once)."""
+    import torch
+
+    torch.cuda.synchronize()
+    return all(int(words.count_nonzero()) == 0 for words in entry.sibling_words.values())
 
 
 def _entry(genes: dict, tmp_path):
@@ -63,6 +75,8 @@ def test_siblings_merge_every_split_count_the_launcher_makes(tmp_path, name):
               Workload("b3_short_empty", 3, 128, 2048, 1000, invalid_fraction=0.1, empty_rows=1),
               Workload("b6", 6, 128, 2048, 8192, invalid_fraction=0.1),
               Workload("b8", 8, 128, 2048, 32768, invalid_fraction=0.25),
+              Workload("b16", 16, 128, 2048, 8192, invalid_fraction=0.1),
+              Workload("b32", 32, 128, 2048, 4096),
               Workload("b64", 64, 128, 2048, 8192)]:
         splits, _ = split_plan(contract, w.batch, w.heads, w.topk, sm_count, resident_ctas=resident)
         seen.add(splits)
@@ -70,9 +84,11 @@ def test_siblings_merge_every_split_count_the_launcher_makes(tmp_path, name):
         sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(70 + i), pool), problem.poisoned_outputs(w, dev))
                 for i in range(3)]
         _check_calls(problem, entry, sets + sets)  # twice over: the second round runs on re-armed counts
-    # one split (no merge), powers of two (one round trip) and another count (the fallback): on 132
-    # SMs 32, 32, 16, 11, 8 and 1
-    assert 1 in seen and any(s > 1 and s & (s - 1) == 0 for s in seen) and any(s & (s - 1) for s in seen), seen
+        assert _rearmed(entry), w.name
+    # one split (no merge), the powers of two (one round trip) and other counts (the fallback): on
+    # 132 SMs, B=1 to B=64, 32, 32, 16, 11, 8, 4, 2, 1 (with 32-row tiles 64, 32, 22, 11, 8, 4, 2, 1;
+    # 64 falls back as well)
+    assert {1, 2, 4, 8, 32} <= seen and any(s & (s - 1) for s in seen), seen
 
 
 @pytest.mark.gpu
@@ -92,11 +108,13 @@ def test_siblings_merge_caps_a_split_count_beyond_one_wave(tmp_path):
     sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(90 + i), pool), problem.poisoned_outputs(w, dev))
             for i in range(2)]
     _check_calls(problem, entry, sets)
+    assert _rearmed(entry)
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("warmed_on_capture_stream", [True, False], ids=["buffer-before-capture", "buffer-in-capture"])
 @pytest.mark.parametrize("batch", [1, 8])
-def test_siblings_merge_calls_in_one_graph_are_each_correct(tmp_path, batch):
+def test_siblings_merge_calls_in_one_graph_are_each_correct(tmp_path, batch, warmed_on_capture_stream):
     import torch
 
     from evaluators.problem import Workload
@@ -106,5 +124,16 @@ def test_siblings_merge_calls_in_one_graph_are_each_correct(tmp_path, batch):
     pool = problem.new_pool(dev, [w])
     sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(110 + i), pool), problem.poisoned_outputs(w, dev))
             for i in range(6)]
-    _check_calls(problem, entry, sets)  # module loading and the default stream's counts, outside the graph
-    replay_checked(problem, entry, sets, dev, replays=3)
+    _check_calls(problem, entry, sets)  # module loading and the default stream's words, outside the graph
+    stream = torch.cuda.Stream(dev)
+    if warmed_on_capture_stream:
+        stream.wait_stream(torch.cuda.current_stream(dev))
+        with torch.cuda.stream(stream):
+            _check_calls(problem, entry, sets)
+        torch.cuda.current_stream(dev).wait_stream(stream)
+    before = dict(entry.sibling_words)
+    replay_checked(problem, entry, sets, dev, replays=3, stream=stream)
+    assert _rearmed(entry)
+    # a buffer made before the capture is the graph's: the capture reuses it, makes none
+    same = entry.sibling_words.keys() == before.keys() and all(entry.sibling_words[k] is v for k, v in before.items())
+    assert same == warmed_on_capture_stream
