@@ -3,29 +3,19 @@ it times beside the genomes) builds for sm_90a and reads every 16-byte piece of 
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
 from evaluators.cuda_compile import compile_cuda
+from tests.scripts._device_script import load_device_script
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 
 def _script():
-    sys.path.insert(0, str(REPO / "scripts" / "device"))  # its sibling modules (cuda_entry, variants)
-    try:
-        spec = importlib.util.spec_from_file_location("device_l2_state", REPO / "scripts" / "device" / "l2_state.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(REPO / "scripts" / "device"))
+    return load_device_script("l2_state.py")
 
 
 def test_the_gather_kernel_builds_and_covers_each_row_once(tmp_path):

@@ -3,28 +3,18 @@ source of A) build for sm_90a with their products in SASS, on random data and wi
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
-import sys
-from pathlib import Path
 
 import pytest
 
 from evaluators.cuda_compile import compile_cuda
+from tests.scripts._device_script import load_device_script
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 
 def _script():
-    sys.path.insert(0, str(REPO / "scripts" / "device"))
-    try:
-        spec = importlib.util.spec_from_file_location("device_wgmma_rate", REPO / "scripts" / "device" / "wgmma_rate.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(REPO / "scripts" / "device"))
+    return load_device_script("wgmma_rate.py")
 
 
 def test_every_width_and_source_builds_without_spills(tmp_path):
