@@ -10,6 +10,7 @@ work on the host, or leave the required kernel language.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -154,7 +155,6 @@ def make_entry(contract: LaunchContract, module) -> Callable:
 
     row_bytes = KV_FORMATS[contract.kv_format]
     sm_count = torch.cuda.get_device_properties(module.device_index).multi_processor_count
-    capacity: dict[int, int] = {}  # cluster size -> clusters the device holds at once (asked once)
     # The siblings' merge: each (token, head block) has a 128-byte line of words (arrivals and
     # departures) that its kernel re-arms itself, zeroed once here. One buffer a stream (two
     # streams' calls would share counts otherwise), made on the stream's first call: outside a
@@ -162,13 +162,11 @@ def make_entry(contract: LaunchContract, module) -> Callable:
     # does), else recorded with the capture. Its size is the most groups a merging grid can have
     # (one wave of at least two splits), so it never grows: a graph keeps its buffer valid.
     sibling_words: dict[int, object] = {}
-    resident: list[int] = []  # CTAs of the split kernel the device holds at once (asked once)
 
+    @functools.cache
     def resident_ctas() -> int:
-        if not resident:
-            resident.append(sm_count * module.max_active_blocks(contract.split_kernel, contract.threads,
-                                                                contract.smem_bytes))
-        return resident[0]
+        """CTAs of the split kernel the device holds at once (asked once)."""
+        return sm_count * module.max_active_blocks(contract.split_kernel, contract.threads, contract.smem_bytes)
 
     def sibling_counts(groups: int, device):
         stream = torch.cuda.current_stream(device).cuda_stream
@@ -180,11 +178,10 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                f"{resident_ctas()} CTAs")  # split_plan's cap makes this hold
         return words
 
+    @functools.cache
     def cluster_capacity(size: int) -> int:
-        if size not in capacity:
-            capacity[size] = module.max_active_clusters(contract.split_kernel, (1, size, 1), contract.threads,
-                                                        contract.smem_bytes)
-        return capacity[size]
+        """Clusters of `size` CTAs the device holds at once (asked once a size)."""
+        return module.max_active_clusters(contract.split_kernel, (1, size, 1), contract.threads, contract.smem_bytes)
 
     def entry(q, kv_cache, indices, sm_scale, out, lse):
         batch, heads, dim = q.shape

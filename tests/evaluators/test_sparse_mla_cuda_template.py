@@ -6,7 +6,6 @@ type what cannot run here (compile error, GPU-only runtime, static rejection) in
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import json
 import re
 import shutil
@@ -20,6 +19,7 @@ from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead, compile_cuda
 from evaluators.sparse_mla_cuda import (SIBLING_WORDS, ContractError, LaunchContract, combine_threads, parse_contract,
                                         partial_buffers, query_map_arguments, split_grid, split_plan)
+from tests.scripts._device_script import load_device_script
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -608,17 +608,11 @@ def test_every_seesaw_shape_fits_its_register_split_without_spilling(seesaw_buil
 
 
 def _trace_script():
-    spec = importlib.util.spec_from_file_location("trace_seesaw", REPO / "scripts" / "device" / "trace_seesaw.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_device_script("trace_seesaw.py")
 
 
 def _timeline_script():
-    spec = importlib.util.spec_from_file_location("trace_timeline", REPO / "scripts" / "device" / "trace_timeline.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_device_script("trace_timeline.py")
 
 
 @pytest.mark.parametrize("row_store", ["threads", "bulk"])
