@@ -110,18 +110,20 @@ class CubinModule:
         return self._kernels[key]
 
     def launch(self, name: str, grid: tuple[int, int, int], block: int, smem: int, *args: Any,
-               cluster: tuple[int, int, int] | None = None, pdl: bool = False) -> None:
+               cluster: tuple[int, int, int] | None = None, pdl: bool = False, cooperative: bool = False) -> None:
         """Launch `grid` CTAs; with `cluster`, as clusters of that shape (each grid dimension a
         multiple of the cluster's); with `pdl`, as a programmatic dependent of the stream's
-        previous kernel (the kernel must wait for it with griddepcontrol.wait)."""
+        previous kernel (the kernel must wait for it with griddepcontrol.wait); with `cooperative`,
+        as a grid whose CTAs are all resident at once (the driver refuses a grid that cannot be,
+        and never starts it on part of the GPU: CTAs that wait for each other cannot hang)."""
         size = cluster[0] * cluster[1] * cluster[2] if cluster else 1
         kernel = self.kernel(name, smem, size)
         if cluster and any(g % c for g, c in zip(grid, cluster)):
             raise LaunchError(f"launch of {name}: grid {grid} is not a whole number of clusters {cluster}")
-        self._launch_driver(name, kernel, grid, block, smem, args, cluster, pdl)
+        self._launch_driver(name, kernel, grid, block, smem, args, cluster, pdl, cooperative)
 
     def _launch_driver(self, name: str, kernel: Any, grid: tuple[int, int, int], block: int, smem: int,
-                       args: tuple, cluster: tuple[int, int, int] | None, pdl: bool) -> None:
+                       args: tuple, cluster: tuple[int, int, int] | None, pdl: bool, cooperative: bool) -> None:
         """The driver's cuLaunchKernelEx, with the arguments as an array of pointers to their
         values, for every launch: cuda.core's launch (1.2) has no programmatic-serialization
         attribute and no by-value tensor-map argument, and one path is one behaviour to test.
@@ -139,6 +141,11 @@ class CubinModule:
             attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
             attribute.value.programmaticStreamSerializationAllowed = 1
             attributes.append(attribute)
+        if cooperative:
+            attribute = driver.CUlaunchAttribute()
+            attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+            attribute.value.cooperative = 1
+            attributes.append(attribute)
         if cluster:
             attribute = driver.CUlaunchAttribute()
             attribute.id = driver.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
@@ -149,7 +156,8 @@ class CubinModule:
         values = [_kernel_argument(a) for a in args]  # alive until the driver has copied them
         pointers = np.array([_argument_address(v) for v in values], dtype=np.uint64)
         handle = _driver_handle(kernel)
-        what = f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} pdl={pdl}"
+        what = (f"launch of {name} grid={grid} cluster={cluster} block={block} smem={smem} pdl={pdl}"
+                f"{' cooperative' if cooperative else ''}")
         try:
             err, = driver.cuLaunchKernelEx(config, handle, pointers.ctypes.data, 0)
         except Exception as exc:

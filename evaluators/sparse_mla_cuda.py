@@ -110,7 +110,8 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
     clusters of s CTAs the device holds at once; 'auto' then also keeps the clusters in one wave
     (a GPC fits fewer clusters of 8 big CTAs than its SMs suggest). The siblings' merge waits in
     each CTA for the other splits of its head block, so its grid must be one wave: at most
-    ``resident_ctas`` CTAs (the device's SMs times the kernel's CTAs an SM when not given)."""
+    ``resident_ctas`` CTAs (the device's SMs times the kernel's CTAs an SM when not given); the
+    launcher launches it cooperatively, so that the device never starts it on part of the GPU."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     ctas = batch * (heads // contract.heads_per_cta) * contract.value_split
     if contract.num_splits == "auto":
@@ -196,9 +197,10 @@ def make_entry(contract: LaunchContract, module) -> Callable:
         cache_row = kv_cache.shape[-1] * kv_cache.element_size()
         _check(cache_row == row_bytes and kv_cache.is_contiguous(),
                f"this genome reads {contract.kv_format} rows of {row_bytes} B; the cache has rows of {cache_row} B")
+        waits = contract.combine == "siblings"  # its CTAs wait for each other: one wave, launched cooperatively
         splits, rows = split_plan(contract, batch, heads, topk, sm_count,
                                   cluster_capacity if contract.combine == "cluster" else None,
-                                  resident_ctas() if contract.combine == "siblings" else None)
+                                  resident_ctas() if waits else None)
         n_hb = heads // contract.heads_per_cta
         cluster = contract.combine == "cluster" and splits > 1
         if splits == 1 or cluster:  # a cluster merges in distributed shared memory: no partials
@@ -207,7 +209,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
             part_out, part_lse = partial_buffers(contract, batch, splits, heads, q.device)
             if contract.combine == "fused":
                 arrivals = torch.zeros(batch * n_hb, device=q.device, dtype=torch.int32)
-            elif contract.combine == "siblings":
+            elif waits:
                 arrivals = sibling_counts(batch * n_hb, q.device)
             else:
                 arrivals = part_lse
@@ -216,7 +218,9 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
                       np.float32(sm_scale * LOG2E), *query_map_arguments(contract, q),
-                      cluster=(1, splits, 1) if cluster else None, pdl=contract.pdl)
+                      cluster=(1, splits, 1) if cluster else None, pdl=contract.pdl,
+                      # siblings wait for each other: the grid starts only once all are resident
+                      cooperative=waits and splits > 1)
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), combine_threads(contract, splits), 0,
                           *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),

@@ -6,7 +6,9 @@ every call:
   quads' splits in flight), 11 at B=6 and 64 at B=1 with 32-row tiles (the item-range fallback),
   one at B=64 (no merge);
 - a split count asked beyond one wave, which the launcher caps (waiting CTAs that were not all
-  resident would never end);
+  resident would never end), and the split kernel launched cooperatively whenever it merges, so
+  that the device starts the grid only with every CTA resident: the driver refuses a cooperative
+  grid one CTA beyond a wave, and runs one of exactly a wave whose CTAs all wait for each other;
 - invalid slots, a short context where whole splits have no key, a token with none at all;
 - many calls in a row, eagerly and in one CUDA graph: the words are back at zero after every
   call, whether the graph's stream made its buffer before the capture (as the harness's warm call
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gpu._cuda_setup import SPACE, load_genome, replay_checked, seesaw_params
+from tests.gpu._cuda_setup import SPACE, load_cuda, load_genome, replay_checked, seesaw_params
 
 SCORER = {"SCHEDULE": "scorer", "TOPK_TILE": 32, "Q_LOAD": "tma", "PARTIALS": "bf16", "COMBINE": "siblings"}
 GENOMES = {
@@ -109,6 +111,68 @@ def test_siblings_merge_caps_a_split_count_beyond_one_wave(tmp_path):
             for i in range(2)]
     _check_calls(problem, entry, sets)
     assert _rearmed(entry)
+
+
+# Every CTA counts itself in, then waits (a bounded spin) until the whole grid has: it records
+# whether it saw every CTA arrive. One CTA an SM (the shared memory the launch asks for).
+ALL_AT_ONCE = r"""
+extern "C" __global__ void all_at_once(int* arrived, int* saw_all, long long spin_clocks) {
+  if (threadIdx.x == 0) {
+    atomicAdd(arrived, 1);
+    const long long start = clock64();
+    int n = 0;
+    while ((n = atomicAdd(arrived, 0)) < (int)gridDim.x && clock64() - start < spin_clocks) {
+    }
+    saw_all[blockIdx.x] = n >= (int)gridDim.x;
+  }
+}
+"""
+
+
+@pytest.mark.gpu
+def test_a_cooperative_launch_runs_a_wave_at_once_and_is_refused_beyond_it(tmp_path):
+    import numpy as np
+    import torch
+
+    from evaluators.cuda_launch import LaunchError
+
+    module, dev = load_cuda(ALL_AT_ONCE, tmp_path)
+    smem = 200 * 1024
+    wave = torch.cuda.get_device_properties(dev).multi_processor_count * module.max_active_blocks("all_at_once", 128, smem)
+    arrived = torch.zeros(1, dtype=torch.int32, device=dev)
+    saw_all = torch.zeros(wave + 1, dtype=torch.int32, device=dev)
+    module.launch("all_at_once", (wave, 1, 1), 128, smem, arrived.data_ptr(), saw_all.data_ptr(), np.int64(2 * 10**9),
+                  cooperative=True)
+    torch.cuda.synchronize()
+    assert int(arrived) == wave and int(saw_all[:wave].sum()) == wave
+    with pytest.raises(LaunchError, match="COOPERATIVE_LAUNCH_TOO_LARGE"):
+        module.launch("all_at_once", (wave + 1, 1, 1), 128, smem, arrived.data_ptr(), saw_all.data_ptr(),
+                      np.int64(10**6), cooperative=True)
+    torch.cuda.synchronize()
+    assert int(arrived) == wave  # nothing of the refused grid ran
+
+
+@pytest.mark.gpu
+def test_the_split_kernel_is_launched_cooperatively_when_it_merges(tmp_path):
+    import torch
+
+    from evaluators.problem import Workload
+
+    contract, module, entry, problem, dev = _entry(GENOMES["scorer-pdl"], tmp_path)
+    launches = []
+    launch = module.launch
+
+    def recording_launch(name, grid, *args, **kwargs):  # the real launch, its grid and attribute noted
+        launches.append((name, grid[1], kwargs.get("cooperative", False)))
+        return launch(name, grid, *args, **kwargs)
+
+    module.launch = recording_launch
+    for batch in (8, 64):  # 8 splits; one split (no merge) at B=64
+        w = Workload(f"b{batch}", batch, 128, 2048, 4096)
+        pool = problem.new_pool(dev, [w])
+        _check_calls(problem, entry, [(problem.make_inputs(w, torch.Generator(dev).manual_seed(batch), pool),
+                                       problem.poisoned_outputs(w, dev))])
+    assert launches == [(contract.split_kernel, 8, True), (contract.split_kernel, 1, False)], launches
 
 
 @pytest.mark.gpu
