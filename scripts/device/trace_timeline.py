@@ -4,9 +4,11 @@ instrumented with %globaltimer stamps, the graph replayed after a 2x-L2 rewrite 
 timer leaves the L2). Per call, over its split CTAs (median and maximum): the CTA's start, the
 queries in (scorer), the first tile's rows in (scorer), the scorer's last softmax done, the value
 warpgroups' first four tiles' copies issued, their first P, their last products done, and their
-epilogue's stores issued (thread 0 of the CTA); over its combine CTAs (minimum and maximum): the
-start, the release from griddepcontrol.wait, the end (thread 0). In us from the first call's
-first CTA start. The last call's split CTAs are also listed one by one, with their blockIdx.
+epilogue's stores issued (thread 0 of the CTA; with COMBINE = siblings, its merge done), and with
+COMBINE = siblings its arrival (after its partial stores) and the moment it saw every sibling
+arrived; over its combine CTAs (COMBINE = separate; minimum and maximum): the start, the release
+from griddepcontrol.wait, the end (thread 0). In us from the first call's first CTA start. The
+last call's split CTAs are also listed one by one, with their blockIdx.
 
 The stamps go into the cubin's own __device__ arrays, a slot a CTA taken with an atomic (so the N
 calls' CTAs never share one; a call's slots are consecutive since its kernels run in stream
@@ -16,7 +18,8 @@ few instructions a phase; the first replay warms the graph and is not reported.
 Usage: python3 scripts/device/trace_timeline.py VARIANTS.json [--batches 1,8] [--context 131072]
        [--calls 16] [--replays 3]
 VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py); SCHEDULE = scorer with
-COMBINE = separate only (anything else is refused before any GPU work). Writes $OUT/timeline.json.
+COMBINE = separate or siblings only (anything else is refused before any GPU work). Writes
+$OUT/timeline.json.
 """
 import argparse, json, os, statistics, sys
 from pathlib import Path
@@ -32,7 +35,8 @@ from time_in_graph import calls_on_own_inputs
 from variants import load_variants
 
 MAIN_EVENTS = ["start", "q_in", "first_tile_in", "scorer_done", "gathers_issued", "first_p", "values_done",
-               "stored"]
+               "stored", "arrived", "all_arrived"]  # the last two: COMBINE = siblings
+COMBINES = ("separate", "siblings")
 MERGE_EVENTS = ["start", "released", "end"]
 MAX_CTAS = 64 * 1024  # slots of each kernel's stamps, over all calls of a replay
 
@@ -40,6 +44,7 @@ HEADER = r"""
 __device__ unsigned long long kg_tl_main[{main}];
 __device__ unsigned long long kg_tl_merge[{merge}];
 __device__ unsigned int kg_tl_seq[2];
+__shared__ unsigned kg_slot;  // this CTA's slot of kg_tl_main
 __device__ __forceinline__ unsigned long long kg_now() {{
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -60,11 +65,10 @@ extern "C" __global__ void kg_tl_read(unsigned long long* main_out, unsigned lon
 """
 
 NM, NG = len(MAIN_EVENTS) + 1, len(MERGE_EVENTS)  # a split CTA's slot ends with its blockIdx (x | y << 16 | z << 32)
-PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
-    ('extern "C" __global__ void __launch_bounds__(384, 1)',
-     HEADER.format(main=MAX_CTAS * NM, merge=MAX_CTAS * NG) + 'extern "C" __global__ void __launch_bounds__(384, 1)'),
+PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome, whatever its merge
+    ("#include <stdint.h>\n", "#include <stdint.h>\n" + HEADER.format(main=MAX_CTAS * NM, merge=MAX_CTAS * NG)),
     ("  allow_dependent_launch();\n  static_assert(HPC == 64",
-     "  allow_dependent_launch();\n  const unsigned long long kg_t0 = kg_now();\n  __shared__ unsigned kg_slot;\n"
+     "  allow_dependent_launch();\n  const unsigned long long kg_t0 = kg_now();\n"
      "  static_assert(HPC == 64"),
     ("    if (SCORER) mbar_init(bar_done, 128);\n",
      "    if (SCORER) mbar_init(bar_done, 128);\n    kg_slot = atomicAdd(&kg_tl_seq[0], 1u);\n"),
@@ -85,6 +89,9 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      "      await_p(t, m);\n      if (t == 0 && tid == 0) kg_ev[5] = kg_now();\n      accumulate(t, m);\n"),
     ("    mbar_wait(bar_done, 0);\n", "    mbar_wait(bar_done, 0);\n    if (tid == 0) kg_ev[6] = kg_now();\n"),
     ("  // tid < 256 here\n  }\n}\n", "  // tid < 256 here\n    if (tid == 0) kg_ev[7] = kg_now();\n  }\n}\n"),
+]
+PROBES_BY_COMBINE = {
+  "separate": [  # the combine kernel's start, release and end
     ("                          __nv_bfloat16* __restrict__ out, float* __restrict__ lse, int heads, int num_splits) {\n",
      "                          __nv_bfloat16* __restrict__ out, float* __restrict__ lse, int heads, int num_splits) {\n"
      "  const unsigned long long kg_t0 = kg_now();\n"),
@@ -94,12 +101,19 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      "  if (threadIdx.x == 0) {\n    const unsigned s = atomicAdd(&kg_tl_seq[1], 1u);\n"
      f"    kg_tl_merge[(size_t)s * {NG}] = kg_t0; kg_tl_merge[(size_t)s * {NG} + 1] = kg_t1;\n"
      f"    kg_tl_merge[(size_t)s * {NG} + 2] = kg_now();\n  }}\n"),
-]
+  ],
+  "siblings": [  # thread 0 in the siblings' wait: its arrival, and every sibling seen arrived
+    ("  if (tid == 0) {\n    add_release(count, 1);\n",
+     f"  if (tid == 0) {{\n    kg_tl_main[(size_t)kg_slot * {NM} + 8] = kg_now();\n    add_release(count, 1);\n"),
+    ("    ticket = atomicAdd(count + 1, 1);",
+     f"    kg_tl_main[(size_t)kg_slot * {NM} + 9] = kg_now();\n    ticket = atomicAdd(count + 1, 1);"),
+  ],
+}
 
 
-def instrument(source: str, what: str = "the source") -> str:
-    """The source with every probe placed; each anchor must occur exactly once."""
-    for anchor, replacement in PROBES:
+def instrument(source: str, what: str = "the source", combine: str = "separate") -> str:
+    """The source with every probe of its merge (COMBINE) placed; each anchor must occur exactly once."""
+    for anchor, replacement in PROBES + PROBES_BY_COMBINE[combine]:
         n = source.count(anchor)
         if n != 1:
             raise SystemExit(f"{what}: a probe's anchor occurs {n} times, not once: {anchor[:70]!r}")
@@ -129,22 +143,23 @@ def summarize(stamps: torch.Tensor, stride: int, n_events: int, calls: int, t0: 
     return out
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("variants")
     ap.add_argument("--batches", default="1,8")
     ap.add_argument("--context", type=int, default=131072)
     ap.add_argument("--calls", type=int, default=16)
     ap.add_argument("--replays", type=int, default=3)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
     sources = {}
     for name, variant in variants.items():  # every refusal before the first CUDA call
-        if variant.params.get("SCHEDULE") != "scorer" or variant.params.get("COMBINE") != "separate":
+        if variant.params.get("SCHEDULE") != "scorer" or variant.params.get("COMBINE") not in COMBINES:
             raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = {variant.params.get('SCHEDULE')}, "
                              f"COMBINE = {variant.params.get('COMBINE')}: the probes are placed in the scorer's "
-                             "code and the separate combine kernel; trace scorer genomes with a separate merge only")
-        sources[name] = instrument(variant.render(), f"{args.variants}: variant {name!r}")
+                             "code, the separate combine kernel and the siblings' wait; trace scorer genomes with "
+                             f"COMBINE in {COMBINES} only")
+        sources[name] = instrument(variant.render(), f"{args.variants}: variant {name!r}", variant.params["COMBINE"])
     import numpy as np
     from evaluators.cuda_launch import CubinModule
 
@@ -214,7 +229,9 @@ def timeline(main_stamps: torch.Tensor, merge_stamps: torch.Tensor, calls: int, 
 
 
 def print_replay(title: str, replay: dict, calls: int) -> None:
-    end = replay["merge"][-1]["end"]["max"]
+    # the last call ends with its last combine CTA, or (siblings: no combine CTA) its last split CTA's merge
+    last_merge = replay["merge"][-1]
+    end = last_merge["end"]["max"] if last_merge else replay["main"][-1]["stored"]["max"]
     print(f"{title}: {calls} calls end at {end:.2f} us ({end / calls:.2f} a call); checks {replay['checks']}",
           flush=True)
     for c in range(calls):

@@ -615,21 +615,35 @@ def _timeline_script():
     return load_device_script("trace_timeline.py")
 
 
-@pytest.mark.parametrize("row_store", ["threads", "bulk"])
-def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_path, row_store):
-    # scripts/device/trace_timeline.py places its stamps by the rendered text of the scorer and of
-    # the combine kernel: a template change that moves an anchor must fail here, not on the GPU
+@pytest.mark.parametrize("row_store, combine", [("threads", "separate"), ("bulk", "separate"),
+                                                ("threads", "siblings")])
+def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_path, row_store, combine):
+    # scripts/device/trace_timeline.py places its stamps by the rendered text of the scorer, of the
+    # combine kernel and of the siblings' wait: a template change that moves an anchor must fail
+    # here, not on the GPU
     source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
-                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store))
+                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store, COMBINE=combine))
     script = _timeline_script()
-    traced = script.instrument(source)
-    assert all(f"kg_ev[{e}] =" in traced for e in range(len(script.MAIN_EVENTS) + 1))  # the events, then blockIdx
-    assert traced.count("kg_tl_merge[(size_t)s *") == len(script.MERGE_EVENTS)
+    traced = script.instrument(source, combine=combine)
+    n = len(script.MAIN_EVENTS)
+    assert all(f"kg_ev[{e}] =" in traced for e in [*range(8), n])  # the kernel's own events, then blockIdx
+    siblings_events = [f"kg_tl_main[(size_t)kg_slot * {n + 1} + {e}] = kg_now();" for e in (8, 9)]
+    assert all((e in traced) == (combine == "siblings") for e in siblings_events)
+    assert traced.count("kg_tl_merge[(size_t)s *") == (len(script.MERGE_EVENTS) if combine == "separate" else 0)
     build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]
     assert {k.name for k in build.kernels} >= {"sparse_mla_decode_split", "sparse_mla_decode_combine", "kg_tl_read"}
     split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
     assert split.spill_store_bytes == 0 and split.registers == 168, build.log
+
+
+def test_the_timeline_refuses_a_genome_it_has_no_probes_for(tmp_path):
+    script = _timeline_script()
+    variants = tmp_path / "v.json"
+    variants.write_text('{"pingpong": {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "pingpong", '
+                        '"TOPK_TILE": 32, "Q_LOAD": "tma"}}')
+    with pytest.raises(SystemExit, match="pingpong.*SCHEDULE = pingpong"):
+        script.main([str(variants)])
 
 
 @pytest.mark.parametrize("kv_format", ["bf16", "fp8_656"])
