@@ -1,7 +1,7 @@
 """Setup shared by the GPU tier's direct-launch tests (test_gpu_tensor_map.py,
 test_gpu_cluster_merge.py, test_gpu_pdl_chain.py, test_gpu_siblings_merge.py): the CUDA template
-and its space, a seesaw genome of it, a CUDA source compiled and loaded on device 0, and calls
-replayed in a graph and checked. torch and the CUDA bindings are imported only when a
+and its space, a seesaw genome of it, a CUDA source compiled and loaded on device 0 (a genome with
+the launcher's entry), and calls replayed in a graph and checked. torch and the CUDA bindings are imported only when a
 helper is called, so the test modules still import, and are skipped, where there is no GPU."""
 
 from __future__ import annotations
@@ -43,6 +43,19 @@ def load_genome(params: dict, folder: Path):
     source = TEMPLATE.render(params)
     module, dev = load_cuda(source, folder)
     return source, module, dev
+
+
+def load_entry(params: dict, folder: Path):
+    """The genome of ``params`` (asserted to be a point of the space) built in ``folder`` and loaded
+    on device 0, with the trusted launcher's entry and the problem of its cache format:
+    ``(contract, module, entry, problem, device)``."""
+    from evaluators.sparse_mla import SparseMlaDecode
+    from evaluators.sparse_mla_cuda import make_entry, parse_contract
+
+    assert SPACE.is_valid(params), SPACE.violations(params)
+    source, module, dev = load_genome(params, folder)
+    contract = parse_contract(source)
+    return contract, module, make_entry(contract, module), SparseMlaDecode(params["KV_FORMAT"]), dev
 
 
 def replay_checked(problem, entry, sets, dev, replays: int = 1, stream=None) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gpu._cuda_setup import SPACE, load_cuda, load_genome, seesaw_params
+from tests.gpu._cuda_setup import load_cuda, load_entry, load_genome, seesaw_params
 
 WHERE_AM_I = r"""
 extern "C" __global__ void where_am_i(int* out) {
@@ -53,14 +53,8 @@ def test_the_cluster_merge_matches_the_reference(tmp_path, genes, topk):
     import torch
 
     from evaluators.problem import Workload
-    from evaluators.sparse_mla import SparseMlaDecode
-    from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
-    params = seesaw_params(COMBINE="cluster", **genes)
-    assert SPACE.is_valid(params), SPACE.violations(params)
-    source, module, dev = load_genome(params, tmp_path)
-    entry = make_entry(parse_contract(source), module)
-    problem = SparseMlaDecode(params["KV_FORMAT"])
+    _, _, entry, problem, dev = load_entry(seesaw_params(COMBINE="cluster", **genes), tmp_path)
     w = Workload("cluster", 3, 128, topk, 4096, invalid_fraction=0.1, empty_rows=1)
     inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(7), problem.new_pool(dev, [w]))
     out, lse = problem.poisoned_outputs(w, dev)

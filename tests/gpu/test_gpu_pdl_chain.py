@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gpu._cuda_setup import SPACE, load_genome, replay_checked, seesaw_params
+from tests.gpu._cuda_setup import load_entry, replay_checked, seesaw_params
 
 
 @pytest.mark.gpu
@@ -27,14 +27,8 @@ def test_pdl_calls_chained_in_one_graph_are_each_correct(tmp_path, genes, batch)
     import torch
 
     from evaluators.problem import Workload
-    from evaluators.sparse_mla import SparseMlaDecode
-    from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
-    params = seesaw_params(**genes)
-    assert SPACE.is_valid(params), SPACE.violations(params)
-    source, module, dev = load_genome(params, tmp_path)
-    entry = make_entry(parse_contract(source), module)
-    problem = SparseMlaDecode(params["KV_FORMAT"])
+    _, _, entry, problem, dev = load_entry(seesaw_params(**genes), tmp_path)
     w = Workload(f"b{batch}", batch, 128, 2048, 8192, invalid_fraction=0.1)
     pool = problem.new_pool(dev, [w])
     sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(40 + i), pool), problem.poisoned_outputs(w, dev))

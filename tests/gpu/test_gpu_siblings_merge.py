@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.gpu._cuda_setup import SPACE, load_cuda, load_genome, replay_checked, seesaw_params
+from tests.gpu._cuda_setup import load_cuda, load_entry, replay_checked, seesaw_params
 
 SCORER = {"SCHEDULE": "scorer", "TOPK_TILE": 32, "Q_LOAD": "tma", "PARTIALS": "bf16", "COMBINE": "siblings"}
 GENOMES = {
@@ -42,14 +42,7 @@ def _rearmed(entry) -> bool:
 
 
 def _entry(genes: dict, tmp_path):
-    from evaluators.sparse_mla import SparseMlaDecode
-    from evaluators.sparse_mla_cuda import make_entry, parse_contract
-
-    params = seesaw_params(**genes)
-    assert SPACE.is_valid(params), SPACE.violations(params)
-    source, module, dev = load_genome(params, tmp_path)
-    contract = parse_contract(source)
-    return contract, module, make_entry(contract, module), SparseMlaDecode(params["KV_FORMAT"]), dev
+    return load_entry(seesaw_params(**genes), tmp_path)
 
 
 def _check_calls(problem, entry, sets) -> None:
