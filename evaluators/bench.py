@@ -38,13 +38,13 @@ class GraphTimer:
         self.warmup = warmup
         self.reps = reps
         self.flush = torch.empty(max(2 * l2_bytes, 1 << 20) // 4, dtype=torch.int32, device=device)
-        self._stream: torch.cuda.Stream | None = None
+        self.stream = torch.cuda.Stream(device)  # every capture's, and its warm call's
 
     def capture(self, call: Callable[[], None]) -> torch.cuda.CUDAGraph:
         # The warm call runs, uncaptured, on the stream the call is then captured on (not the
         # current one, as torch asks): what a call makes once per stream (a launcher's buffers)
         # is made there and then, not recorded into the graph to run on every replay.
-        side = self._capture_stream()
+        side = self.stream
         side.wait_stream(torch.cuda.current_stream(self.device))
         with torch.cuda.stream(side):
             call()
@@ -53,11 +53,6 @@ class GraphTimer:
         with torch.cuda.graph(graph, stream=side):
             call()
         return graph
-
-    def _capture_stream(self) -> torch.cuda.Stream:
-        if self._stream is None:
-            self._stream = torch.cuda.Stream(self.device)
-        return self._stream
 
     def time(self, graph: torch.cuda.CUDAGraph) -> Timing:
         for _ in range(self.warmup):

@@ -24,7 +24,7 @@ def test_the_warm_call_runs_uncaptured_on_the_capture_stream_and_the_graph_repla
         torch.mul(x, 2.0, out=y)
 
     graph = timer.capture(call)
-    assert len(seen) == 2 and seen[0][0] == seen[1][0], seen  # one stream: warm call, then capture
+    assert len(seen) == 2 and seen[0][0] == seen[1][0] == timer.stream.cuda_stream, seen  # warm call, then capture
     assert seen[0][1] is False and seen[1][1] is True, seen
     y.fill_(float("nan"))
     timing = timer.time(graph)
