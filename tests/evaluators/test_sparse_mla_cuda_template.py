@@ -394,7 +394,11 @@ def test_the_siblings_merge_waits_on_release_and_acquire_in_the_launchers_line(n
     assert "red.release.gpu.global.add.s32" in source and "ld.acquire.gpu.global.b32" in source
     assert "__threadfence" not in wait and "add_release(count, 1);" in wait
     # every epilogue of the genome ends in the merge, after its stores
-    assert source.count("merge_with_siblings(part_out, part_lse, out, lse, arrivals, s_sum,") >= 1
+    assert source.count("merge_with_siblings(part_out, part_lse, out, lse, arrivals, b,") >= 1
+    # a thread weighs its own head's splits: no barrier between the wait and the merged stores
+    share = source[source.index("void merge_share("):]
+    share = share[:share.index("\n}\n")]
+    assert "sync" not in share and "__syncthreads" not in share and "part_lse + row" in share
 
 
 def test_the_split_grid_and_partial_buffers_follow_the_launch_line():
