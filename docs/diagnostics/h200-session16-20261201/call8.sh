@@ -1,6 +1,6 @@
 # call 8: the merge share with a head a thread whose T threads load whole lines together (load j of
-# thread i at quads WIDE (j T + i): call8-template.diff against 922d9bb): the siblings' and the PDL
-# chain's GPU tests, then in a graph (16 calls, ctx 128K) against the merge before (922d9bb) and
+# thread i at quads WIDE (j T + i): call8-template.diff against a352436): the siblings' and the PDL
+# chain's GPU tests, then in a graph (16 calls, ctx 128K) against the merge before (a352436) and
 # call 7's consecutive quads (.scratch/headthread_consecutive.cu.j2), B=8,4,2,1
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=/tmp/site
 D=docs/diagnostics/h200-session16-20261201
