@@ -76,8 +76,8 @@ PROBES = [  # (anchor, replacement): each anchor exactly once in a seesaw source
      "      issue_values(it);\n      wg_wait0();\n      kgc[4] += clock() - kg_t;\n      mbar_arrive(bar_free + 8 * (it % PAIRS));\n"),
     ("    write_rows",  # write_rows( or write_rows_bulk(
      "    kg_t = clock();\n    write_rows"),
-    ("vh * (D_V / VS));  // tid < 256 here\n",
-     "vh * (D_V / VS));  // tid < 256 here\n"
+    (";  // tid < 256 here\n",  # the end of the epilogue's call, whichever
+     ";  // tid < 256 here\n"
      "    if (tid == 0) { kgc[5] = clock() - kg_t; for (int i = 0; i < 6; ++i) kg_tr[i] = kgc[i]; kg_tr[6] = clock64() - kg_start;\n"
      "      unsigned long long g1; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(g1)); kg_tr[13] = kg_g0; kg_tr[14] = g1; }\n"),
 ]
