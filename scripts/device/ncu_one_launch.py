@@ -1,8 +1,8 @@
-"""Three launches of a CUDA genome on the b128_ctx32k workload, for ncu to profile the third:
+"""Three launches of a CUDA genome on one workload (default b128_ctx32k), for ncu to profile the third:
     ncu --clock-control none --kernel-name sparse_mla_decode_split --launch-skip 2 --launch-count 1 \\
-        --section SpeedOfLight ... python3 scripts/device/ncu_one_launch.py '{"MMA":"wgmma"}'
+        --section SpeedOfLight ... python3 scripts/device/ncu_one_launch.py '{"MMA":"wgmma"}' [--batch 8] [--context 131072]
 The genes (changes from the space's defaults) are checked against the space before anything runs."""
-import json, os, sys
+import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -13,14 +13,19 @@ from evaluators.problem import Workload
 from cuda_entry import build_entry
 from variants import parse_variants
 
-variant = parse_variants({"genome": json.loads(sys.argv[1])}, load_template(Path("templates/sparse_mla.cu.j2")),
+ap = argparse.ArgumentParser()
+ap.add_argument("genes", help="gene changes from the space's defaults, as JSON")
+ap.add_argument("--batch", type=int, default=128)
+ap.add_argument("--context", type=int, default=32768)
+args = ap.parse_args()
+variant = parse_variants({"genome": json.loads(args.genes)}, load_template(Path("templates/sparse_mla.cu.j2")),
                          where="argv[1]", language="cuda")["genome"]
 dev = torch.device("cuda", 0)
 fn = build_entry(variant.render(), Path("results/ncu/cubins"), dev)
 if fn is None:
     sys.exit(1)
 problem = SparseMlaDecode(variant.params["KV_FORMAT"])
-w = Workload("b128_ctx32k", 128, 128, 2048, 32768)
+w = Workload(f"b{args.batch}_ctx{args.context // 1024}k", args.batch, 128, 2048, args.context)
 inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(1), problem.new_pool(dev, [w]))
 out, lse = problem.poisoned_outputs(w, dev)
 for _ in range(3):
