@@ -1,8 +1,9 @@
 """Setup shared by the GPU tier's direct-launch tests (test_gpu_tensor_map.py,
 test_gpu_cluster_merge.py, test_gpu_pdl_chain.py, test_gpu_siblings_merge.py): the CUDA template
 and its space, a seesaw genome of it, a CUDA source compiled and loaded on device 0 (a genome with
-the launcher's entry), and calls replayed in a graph and checked. torch and the CUDA bindings are imported only when a
-helper is called, so the test modules still import, and are skipped, where there is no GPU."""
+the launcher's entry), and calls replayed in a graph and checked. torch and the CUDA bindings are
+imported only when a helper is called, so the test modules still import, and are skipped, where
+there is no GPU."""
 
 from __future__ import annotations
 
