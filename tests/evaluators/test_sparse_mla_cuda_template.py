@@ -396,9 +396,16 @@ def test_the_siblings_merge_waits_on_release_and_acquire_in_the_launchers_line(n
     # every epilogue of the genome ends in the merge, after its stores
     assert source.count("merge_with_siblings(part_out, part_lse, out, lse, arrivals, b,") >= 1
     # a thread weighs its own head's splits: no barrier between the wait and the merged stores
-    share = source[source.index("void merge_share("):]
-    share = share[:share.index("\n}\n")]
-    assert "sync" not in share and "__syncthreads" not in share and "part_lse + row" in share
+    for fn in ("void merge_share(", "void merge_range("):
+        share = source[source.index(fn):]
+        share = share[:share.index("\n}\n")]
+        assert "sync" not in share and "__syncthreads" not in share and "part_lse + row" in share, fn
+    # the split counts that do not divide the 64 heads take merge_range (one round trip), the
+    # others the item-range fallback
+    merge = source[source.index("void merge_with_siblings("):]
+    merge = merge[:merge.index("\n}\n")]
+    for s in (3, 5, 6, 7, 11):
+        assert f"case {s}: merge_range<{s}>(" in merge
 
 
 def test_the_split_grid_and_partial_buffers_follow_the_launch_line():

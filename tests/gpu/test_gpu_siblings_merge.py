@@ -3,8 +3,9 @@ for each other in the split kernel and each merges a share of the block's rows, 
 that the kernel re-arms itself. Checked against the float64 reference, outputs poisoned before
 every call:
 - every split count the launcher makes: the powers of two 2 to 32 (each thread holds all of its
-  quads' splits in flight), 11 at B=6 and 64 at B=1 with 32-row tiles (the item-range fallback),
-  one at B=64 (no merge);
+  quads' splits in flight), the counts that do not divide the CTA's 64 heads (3, 5, 6, 7 and 11 at
+  B = 17, 12, 10, 9 and 5-6: each thread holds its eighths' splits in flight), 13, 22 and 64 with
+  32-row tiles (the item-range fallback), one at B=64 (no merge);
 - a split count asked beyond one wave, which the launcher caps (waiting CTAs that were not all
   resident would never end), and the split kernel launched cooperatively whenever it merges, so
   that the device starts the grid only with every CTA resident: the driver refuses a cooperative
@@ -68,9 +69,14 @@ def test_siblings_merge_every_split_count_the_launcher_makes(tmp_path, name):
     for w in [Workload("b1", 1, 128, 2048, 8192, invalid_fraction=0.1),
               Workload("b2", 2, 128, 2048, 8192),
               Workload("b3_short_empty", 3, 128, 2048, 1000, invalid_fraction=0.1, empty_rows=1),
+              Workload("b5", 5, 128, 2048, 8192),
               Workload("b6", 6, 128, 2048, 8192, invalid_fraction=0.1),
               Workload("b8", 8, 128, 2048, 32768, invalid_fraction=0.25),
+              Workload("b9", 9, 128, 2048, 8192, invalid_fraction=0.1),
+              Workload("b10_short_empty", 10, 128, 2048, 1500, invalid_fraction=0.1, empty_rows=1),
+              Workload("b12", 12, 128, 2048, 8192),
               Workload("b16", 16, 128, 2048, 8192, invalid_fraction=0.1),
+              Workload("b17", 17, 128, 2048, 4096, invalid_fraction=0.1),
               Workload("b32", 32, 128, 2048, 4096),
               Workload("b64", 64, 128, 2048, 8192)]:
         splits, _ = split_plan(contract, w.batch, w.heads, w.topk, sm_count, resident_ctas=resident)
@@ -80,10 +86,13 @@ def test_siblings_merge_every_split_count_the_launcher_makes(tmp_path, name):
                 for i in range(3)]
         _check_calls(problem, entry, sets + sets)  # twice over: the second round runs on re-armed counts
         assert _rearmed(entry), w.name
-    # one split (no merge), the powers of two (one round trip) and other counts (the fallback): on
-    # 132 SMs, B=1 to B=64, 32, 32, 16, 11, 8, 4, 2, 1 (with 32-row tiles 64, 32, 22, 11, 8, 4, 2, 1;
-    # 64 falls back as well)
-    assert {1, 2, 4, 8, 32} <= seen and any(s & (s - 1) for s in seen), seen
+    # one split (no merge), the powers of two and the counts merge_range takes (one round trip
+    # each), and with 32-row tiles the counts left to the fallback: on 132 SMs, B = 1, 2, 3, 5, 6,
+    # 8, 9, 10, 12, 16, 17, 32, 64 give 32, 32, 16, 11, 11, 8, 7, 6, 5, 4, 3, 2, 1 (32-row tiles:
+    # 64, 32, 22, 13, 11, then the same)
+    assert {1, 2, 3, 4, 5, 6, 7, 8, 11, 32} <= seen, seen
+    if contract.topk_tile == 32:
+        assert {13, 22, 64} <= seen, seen
 
 
 @pytest.mark.gpu
