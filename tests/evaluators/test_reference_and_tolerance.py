@@ -104,6 +104,10 @@ def test_default_gpu_workloads_cover_every_batch_and_context():
     assert all(w.heads == 128 and w.topk == 2048 for w in PROBLEM.workloads("cuda"))
     largest = max(PROBLEM.workloads("cuda"), key=lambda w: w.batch * w.context)
     assert largest in PROBLEM.verify_shapes("cuda")
+    # verification also reaches a batch between the timed ones (B=5: a split count the timed
+    # batches never take), with invalid slots
+    odd = [w for w in PROBLEM.verify_shapes("cuda") if w.batch not in (1, 8, 64, 128) and w.invalid_fraction > 0]
+    assert any(w.batch == 5 for w in odd), odd
 
 
 def test_timing_guards_decide_on_the_physical_floor_and_the_device_wide_window():
