@@ -3,9 +3,10 @@ for each other in the split kernel and each merges a share of the block's rows, 
 that the kernel re-arms itself. Checked against the float64 reference, outputs poisoned before
 every call:
 - every split count the launcher makes: the powers of two 2 to 32 (each thread holds all of its
-  quads' splits in flight), the counts that do not divide the CTA's 64 heads (3, 5, 6, 7 and 11 at
-  B = 17, 12, 10, 9 and 5-6: each thread holds its eighths' splits in flight), 13, 22 and 64 with
-  32-row tiles (the item-range fallback), one at B=64 (no merge);
+  quads' splits in flight), the counts that do not divide the CTA's 64 heads that merge_range takes
+  (3, 5, 6, 7, 11; each thread holds its eighths' splits in flight: on 132 SMs B = 17, 12, 10, 9,
+  5-6, and on other SM counts the smallest batch that takes each), other counts with 32-row tiles
+  (the item-range fallback: 13, 22, 64 on 132 SMs), one at B=64 (no merge);
 - a split count asked beyond one wave, which the launcher caps (waiting CTAs that were not all
   resident would never end), and the split kernel launched cooperatively whenever it merges, so
   that the device starts the grid only with every CTA resident: the driver refuses a cooperative
@@ -23,6 +24,7 @@ import pytest
 from tests.gpu._cuda_setup import load_cuda, load_entry, replay_checked, seesaw_params
 
 SCORER = {"SCHEDULE": "scorer", "TOPK_TILE": 32, "Q_LOAD": "tma", "PARTIALS": "bf16", "COMBINE": "siblings"}
+MERGE_RANGE_COUNTS = (3, 5, 6, 7, 11)  # split counts the template merges with merge_range
 GENOMES = {
     "scorer-pdl": {**SCORER, "PDL": True},
     "scorer-staged-rows": {**SCORER, "ROW_STORE": "staged"},
@@ -65,34 +67,42 @@ def test_siblings_merge_every_split_count_the_launcher_makes(tmp_path, name):
     contract, module, entry, problem, dev = _entry(GENOMES[name], tmp_path)
     sm_count = torch.cuda.get_device_properties(dev).multi_processor_count
     resident = sm_count * module.max_active_blocks(contract.split_kernel, contract.threads, contract.smem_bytes)
+
+    def plan(batch: int) -> int:  # the launcher's split count for a batch of these workloads
+        return split_plan(contract, batch, 128, 2048, sm_count, resident_ctas=resident)[0]
+
+    workloads = [Workload("b1", 1, 128, 2048, 8192, invalid_fraction=0.1),
+                 Workload("b2", 2, 128, 2048, 8192),
+                 Workload("b3_short_empty", 3, 128, 2048, 1000, invalid_fraction=0.1, empty_rows=1),
+                 Workload("b5", 5, 128, 2048, 8192),
+                 Workload("b6", 6, 128, 2048, 8192, invalid_fraction=0.1),
+                 Workload("b8", 8, 128, 2048, 32768, invalid_fraction=0.25),
+                 Workload("b10_short_empty", 10, 128, 2048, 1500, invalid_fraction=0.1, empty_rows=1),
+                 Workload("b16", 16, 128, 2048, 8192, invalid_fraction=0.1),
+                 Workload("b32", 32, 128, 2048, 4096),
+                 Workload("b64", 64, 128, 2048, 8192)]
+    # and for each split count this device's SMs give some batch up to 64 that the list above
+    # misses, the smallest such batch (on 132 SMs: B=9, 12 and 17 for 7, 5 and 3 splits)
+    first_batch = {}
+    for batch in range(64, 0, -1):
+        first_batch[plan(batch)] = batch
+    reached = {plan(w.batch) for w in workloads}
+    workloads += [Workload(f"b{first_batch[s]}_{s}_splits", first_batch[s], 128, 2048, 4096, invalid_fraction=0.1)
+                  for s in sorted(first_batch) if s not in reached]
     seen = set()
-    for w in [Workload("b1", 1, 128, 2048, 8192, invalid_fraction=0.1),
-              Workload("b2", 2, 128, 2048, 8192),
-              Workload("b3_short_empty", 3, 128, 2048, 1000, invalid_fraction=0.1, empty_rows=1),
-              Workload("b5", 5, 128, 2048, 8192),
-              Workload("b6", 6, 128, 2048, 8192, invalid_fraction=0.1),
-              Workload("b8", 8, 128, 2048, 32768, invalid_fraction=0.25),
-              Workload("b9", 9, 128, 2048, 8192, invalid_fraction=0.1),
-              Workload("b10_short_empty", 10, 128, 2048, 1500, invalid_fraction=0.1, empty_rows=1),
-              Workload("b12", 12, 128, 2048, 8192),
-              Workload("b16", 16, 128, 2048, 8192, invalid_fraction=0.1),
-              Workload("b17", 17, 128, 2048, 4096, invalid_fraction=0.1),
-              Workload("b32", 32, 128, 2048, 4096),
-              Workload("b64", 64, 128, 2048, 8192)]:
-        splits, _ = split_plan(contract, w.batch, w.heads, w.topk, sm_count, resident_ctas=resident)
+    for w in workloads:
+        splits = plan(w.batch)
         seen.add(splits)
         pool = problem.new_pool(dev, [w])
         sets = [(problem.make_inputs(w, torch.Generator(dev).manual_seed(70 + i), pool), problem.poisoned_outputs(w, dev))
                 for i in range(3)]
         _check_calls(problem, entry, sets + sets)  # twice over: the second round runs on re-armed counts
         assert _rearmed(entry), w.name
-    # one split (no merge), the powers of two and the counts merge_range takes (one round trip
-    # each), and with 32-row tiles the counts left to the fallback: on 132 SMs, B = 1, 2, 3, 5, 6,
-    # 8, 9, 10, 12, 16, 17, 32, 64 give 32, 32, 16, 11, 11, 8, 7, 6, 5, 4, 3, 2, 1 (32-row tiles:
-    # 64, 32, 22, 13, 11, then the same)
-    assert {1, 2, 3, 4, 5, 6, 7, 8, 11, 32} <= seen, seen
+    # every count the launcher makes up to B=64: one split (no merge), powers of two (merge_share),
+    # merge_range's, and with 32-row tiles counts left to the fallback (on 132 SMs 13, 22 and 64)
+    assert set(first_batch) <= seen and 1 in seen and seen & set(MERGE_RANGE_COUNTS), seen
     if contract.topk_tile == 32:
-        assert {13, 22, 64} <= seen, seen
+        assert any(s & (s - 1) and s not in MERGE_RANGE_COUNTS for s in seen), seen
 
 
 @pytest.mark.gpu
