@@ -32,11 +32,16 @@ def faulty_request():
     """Requests for the fixture kernel with one deliberate fault (tests/fixtures/templates/
     sparse_mla_faulty.triton.j2); keyword arguments override request fields."""
     from engine.template import load_template
+    from evaluators.sparse_mla import SparseMlaDecode
 
     template = load_template(FIXTURES / "templates" / "sparse_mla_faulty.triton.j2")
 
-    def make(fault: str, **fields) -> dict:
-        return template.request(template.render({"FAULT": fault}), **{"seed": 11, "bench": False, **fields})
+    def make(fault: str, device_kind: str = "cpu", **fields) -> dict:
+        # stop_after_verify must know how many calls the harness checks on this kind of device:
+        # its first call, then each verification shape twice (the check and the determinism repeat)
+        checked = 1 + 2 * len(SparseMlaDecode().verify_shapes(device_kind))
+        source = template.render({"FAULT": fault, "CHECKED_CALLS": checked})
+        return template.request(source, **{"seed": 11, "bench": False, **fields})
 
     return make
 

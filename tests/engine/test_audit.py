@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from engine.audit import speed_drift
-from engine.genome import Genome
+from engine.genome import Genome, complete
 from engine.run_folder import open_run
 from engine.store.writer import ResultsWriter
 from engine.template import load_template
@@ -32,7 +32,8 @@ def recorded_run(tmp_path: Path, fault: str, **row) -> tuple[Path, object]:
     template = load_template(FIXTURES / "sparse_mla_faulty.triton.j2")
     run = tmp_path / "run"
     config = open_run(run, template, "random", 0, resume=False)
-    genome = Genome.make(template.load_space(), {"FAULT": fault}, template.content_hash)
+    space = template.load_space()
+    genome = Genome.make(space, complete(space, {"FAULT": fault}), template.content_hash)
     ResultsWriter(run, config.run_id).append([{
         "attempt": 0, "kind": "genome", "genome_id": genome.genome_id, "template": str(template.path),
         "template_hash": template.content_hash, "problem": template.problem, "language": "triton",

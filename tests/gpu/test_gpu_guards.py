@@ -25,7 +25,7 @@ def runner(module_worker):
     ("stop_after_verify", "incorrect", "bench"),
 ])
 def test_gpu_only_guards(runner, faulty_request, fault, status, stage):
-    result = runner.evaluate(faulty_request(fault, bench=True))
+    result = runner.evaluate(faulty_request(fault, device_kind="cuda", bench=True))
     assert (result["status"], result["stage"]) == (status, stage), result["error"]
 
 
