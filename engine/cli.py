@@ -305,13 +305,17 @@ def _evolve(args, template: Template, space, run_dir: Path, config, fresh: bool)
 
 
 def _genome_arg(space, template: Template, genome_arg: str | None) -> Genome:
-    """The --genome argument (the space's default when absent), validated against the space."""
+    """The --genome argument (the space's default when absent), validated against the space; a
+    fault is named by where the genome came from: `--genome`, or `--genome FILE`."""
+    if not genome_arg:
+        return Genome.make(space, space.default_params(), template.content_hash)
+    text, where = _genome_text(genome_arg)
     try:
-        params = (complete(space, parse_params(_genome_text(genome_arg), "--genome")) if genome_arg
-                  else space.default_params())
-        return Genome.make(space, params, template.content_hash)
-    except (InvalidGenome, ValueError) as exc:
-        raise UserError(f"--genome: {exc}") from None
+        return Genome.make(space, complete(space, parse_params(text, where)), template.content_hash)
+    except InvalidGenome as exc:
+        raise UserError(f"{where}: {exc}") from None
+    except ValueError as exc:  # parse_params names `where` itself
+        raise UserError(str(exc)) from None
 
 
 def cmd_compile(args) -> int:
@@ -360,13 +364,14 @@ def cmd_eval(args) -> int:
     return 0 if record["status"] == "ok" else 1
 
 
-def _genome_text(arg: str) -> str:
+def _genome_text(arg: str) -> tuple[str, str]:
+    """The genome's JSON text and the name of its source for errors."""
     if arg.lstrip().startswith("{"):
-        return arg
+        return arg, "--genome"
     path = Path(arg)
     if not path.is_file():
         raise UserError(f"--genome {arg}: neither a JSON object nor an existing file")
-    return path.read_text()
+    return path.read_text(), f"--genome {path}"
 
 
 def cmd_audit(args) -> int:

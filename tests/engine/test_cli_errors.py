@@ -205,14 +205,22 @@ def test_eval_genome_file_holding_a_json_array(tmp_path):
     genome_file = tmp_path / "g.json"
     genome_file.write_text("[1, 2]")
     proc = run_cli("eval", REAL_TEMPLATE, "--genome", genome_file)
-    assert_user_error(proc, "--genome", "JSON object")
+    assert_user_error(proc, f"--genome {genome_file}", "JSON object")
+
+
+def test_eval_genome_file_with_malformed_json_names_the_file_and_the_line(tmp_path):
+    genome_file = tmp_path / "g.json"
+    genome_file.write_text('{"TOPK_TILE": 32,\n "STAGES": }\n')
+    line = assert_user_error(run_cli("eval", REAL_TEMPLATE, "--genome", genome_file),
+                             f"--genome {genome_file}", "not valid JSON", "line 2")
+    assert line.count("--genome") == 1, line
 
 
 def test_eval_genome_file_with_value_outside_the_space(tmp_path):
     genome_file = tmp_path / "g.json"
     genome_file.write_text(json.dumps({"HEADS_PER_PROGRAM": 128}))
     proc = run_cli("eval", REAL_TEMPLATE, "--genome", genome_file)
-    assert_user_error(proc, "HEADS_PER_PROGRAM")
+    assert_user_error(proc, f"--genome {genome_file}", "HEADS_PER_PROGRAM")
 
 
 # -- evolve arguments and run folders ---------------------------------------------------------
