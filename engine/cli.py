@@ -27,7 +27,7 @@ from engine.store.compact import compact
 from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
 from engine.strategies import STRATEGIES, make_strategy
-from engine.strategies.base import Proposal
+from engine.strategies.base import Proposal, StorageError
 from engine.template import RenderError, Template, load_template
 from evaluators.cuda_compile import compile_cuda, nvcc_version
 from evaluators.rejection import Rejection
@@ -278,7 +278,12 @@ def _evolve(args, template: Template, space, run_dir: Path, config, fresh: bool)
         raise UserError(f"--storage applies to the Optuna strategies, not to {args.strategy}")
     elif args.strategy == "ga":
         options = {"objectives": len(objectives)}
-    strategy = make_strategy(args.strategy, space, args.seed, options)
+    try:
+        strategy = make_strategy(args.strategy, space, args.seed, options)
+    except StorageError as exc:
+        if fresh and not args.resume:  # refused before anything ran: leave no folder behind
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise UserError(f"--storage: {exc}") from None
     integrity = HarnessIntegrity()
     try:
         runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")

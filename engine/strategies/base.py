@@ -15,6 +15,11 @@ from typing import Protocol, Sequence
 from engine.genome import Value
 
 
+class StorageError(ValueError):
+    """The study storage a user named cannot be opened (unknown database kind, missing driver,
+    unreachable server, unwritable path); raised before any trial is asked."""
+
+
 @dataclass(frozen=True)
 class Proposal:
     params: dict[str, Value]

@@ -22,7 +22,7 @@ from optuna.distributions import CategoricalDistribution, IntDistribution
 from optuna.trial import TrialState, create_trial
 
 from engine.genome import Space, Value, canonical_json
-from engine.strategies.base import Proposal, Told
+from engine.strategies.base import Proposal, StorageError, Told
 
 SAMPLERS = ("tpe", "gp", "cmaes", "nsga2", "nsga3")
 OPTIONS = {
@@ -186,10 +186,15 @@ def _sampler(name: str, seed: int, startup: int, population: int) -> optuna.samp
 def _storage(spec: str | None):
     if spec is None:
         return None
-    if "://" in spec:
-        return spec  # sqlite:///..., postgresql://user@host/db: Optuna's RDB storage
-    from optuna.storages import JournalStorage
+    from optuna.storages import JournalStorage, RDBStorage
     from optuna.storages.journal import JournalFileBackend
+    from sqlalchemy.exc import SQLAlchemyError
 
-    Path(spec).parent.mkdir(parents=True, exist_ok=True)
-    return JournalStorage(JournalFileBackend(str(spec)))
+    try:
+        if "://" in spec:  # sqlite:///..., postgresql://user@host/db: opened (and connected) here
+            return RDBStorage(spec)
+        Path(spec).parent.mkdir(parents=True, exist_ok=True)
+        return JournalStorage(JournalFileBackend(str(spec)))
+    except (SQLAlchemyError, ImportError, OSError, ValueError) as exc:
+        raise StorageError(f"cannot open the Optuna storage {spec!r}: {type(exc).__name__}: "
+                           f"{str(exc).splitlines()[0] if str(exc) else ''}") from None

@@ -340,6 +340,17 @@ def test_evolve_gpus_with_cpu_device_writes_nothing(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("storage, words", [
+    ("bogus://host/db", "NoSuchModuleError"),  # a database kind SQLAlchemy does not know
+    ("sqlite:///{tmp}/no/such/folder/study.db", "unable to open database file"),
+])
+def test_evolve_storage_that_cannot_be_opened_names_it_and_writes_nothing(tmp_path, storage, words):
+    storage = storage.format(tmp=tmp_path)
+    proc = run_cli("evolve", REAL_TEMPLATE, "--strategy", "tpe", "--storage", storage, "--out", tmp_path / "run")
+    assert_user_error(proc, "--storage", repr(storage), words)
+    assert_no_run_folder(tmp_path / "run")
+
+
 @pytest.mark.parametrize("fix, words", [
     ("NUM_WRAPS=8", "unknown gene 'NUM_WRAPS'"),
     ("NUM_WARPS=16", "NUM_WARPS: 16 is not one of"),
