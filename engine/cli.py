@@ -197,7 +197,8 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
             _attach_compile_ahead(runner, workers, gpus, workdir, log, args.timeout_s)
     if (args.device == "cuda" or gpus) and env["device_kind"] != "cuda":
         runner.stop()
-        raise UserError("--device cuda, but the worker found no CUDA GPU")
+        asked = f"--gpus {','.join(map(str, gpus))}" if gpus else "--device cuda"
+        raise UserError(f"{asked}, but the worker found no CUDA GPU")
     if template.language == "cuda" and env["device_kind"] != "cuda":
         runner.stop()
         raise UserError(f"{template.path}: a CUDA template runs only on a CUDA GPU and this machine has none; "

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from engine.run_folder import open_run
 from engine.template import load_template
@@ -332,6 +333,14 @@ def test_argument_errors_are_one_line_without_usage_dump(argv):
     proc = run_cli(*argv)
     assert_user_error(proc)
     assert "usage:" not in proc.stderr
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="asks for a GPU this machine must not have")
+@pytest.mark.parametrize("ask, words", [(["--gpus", "0"], "--gpus 0"), (["--device", "cuda"], "--device cuda")])
+def test_evolve_on_a_gpu_this_machine_lacks_names_the_option_and_writes_nothing(tmp_path, ask, words):
+    proc = run_cli("evolve", REAL_TEMPLATE, *ask, "--budget", "1", "--out", tmp_path / "run")
+    assert_user_error(proc, words, "no CUDA GPU")
+    assert_no_run_folder(tmp_path / "run")
 
 
 def test_evolve_gpus_with_cpu_device_writes_nothing(tmp_path):
