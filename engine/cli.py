@@ -26,7 +26,7 @@ from engine.show import show
 from engine.store.compact import compact
 from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
-from engine.strategies import STRATEGIES, make_strategy
+from engine.strategies import OPTUNA_STRATEGIES, STRATEGIES, make_strategy
 from engine.strategies.base import Proposal, StorageError
 from engine.template import RenderError, Template, load_template
 from evaluators.cuda_compile import compile_cuda, nvcc_version
@@ -256,42 +256,42 @@ def cmd_evolve(args) -> int:
     if args.inject_faults and template.language != "triton":
         raise UserError(f"--inject-faults: the fault catalogue is written for Triton templates; "
                         f"{args.template} is {template.language}")
+    objectives = parse_objectives(args.objectives)
+    if args.strategy == "cmaes" and len(objectives) > 1:
+        raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
+    if args.storage and args.strategy not in OPTUNA_STRATEGIES:
+        raise UserError(f"--storage applies to the Optuna strategies, not to {args.strategy}")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     fresh = not run_dir.exists() or not any(run_dir.iterdir())
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed)
-    with run_lock(run_dir):
-        return _evolve(args, template, space, run_dir, config, fresh)
+    try:
+        with run_lock(run_dir):
+            return _evolve(args, template, space, run_dir, config, objectives)
+    except UserError:
+        # refused before its first attempt (a storage or a worker that cannot start): a new run
+        # leaves no folder behind; a resumed one, or one with rows, stays as it is
+        if fresh and not args.resume and not any(run_dir.glob("part-*.parquet")):
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise
 
 
-def _evolve(args, template: Template, space, run_dir: Path, config, fresh: bool) -> int:
+def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str]) -> int:
     if config.fixed:
         space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []
-    objectives = parse_objectives(args.objectives)
     options: dict = {}
-    if args.strategy in ("tpe", "gp", "cmaes", "nsga2", "nsga3"):
-        if args.strategy == "cmaes" and len(objectives) > 1:
-            raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
+    if args.strategy in OPTUNA_STRATEGIES:
         options = {"storage": args.storage or str(run_dir / "optuna.journal"), "study_name": config.run_id,
                    "directions": len(objectives)}
-    elif args.storage:
-        raise UserError(f"--storage applies to the Optuna strategies, not to {args.strategy}")
     elif args.strategy == "ga":
         options = {"objectives": len(objectives)}
     try:
         strategy = make_strategy(args.strategy, space, args.seed, options)
     except StorageError as exc:
-        if fresh and not args.resume:  # refused before anything ran: leave no folder behind
-            shutil.rmtree(run_dir, ignore_errors=True)
         raise UserError(f"--storage: {exc}") from None
     integrity = HarnessIntegrity()
-    try:
-        runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
-    except UserError:
-        if fresh and not args.resume:  # refused before anything ran: leave no folder behind
-            shutil.rmtree(run_dir, ignore_errors=True)
-        raise
+    runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:

@@ -14,10 +14,11 @@ def _optuna(sampler: str, space, seed: int, directions: int = 1, **options):
     return OptunaStrategy(space, seed, sampler=sampler, directions=directions, **options)
 
 
+OPTUNA_STRATEGIES = ("tpe", "gp", "cmaes", "nsga2", "nsga3")
 STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm, "exhaustive": ExhaustiveSweep,
-              **{name: partial(_optuna, name) for name in ("tpe", "gp", "cmaes", "nsga2", "nsga3")}}
+              **{name: partial(_optuna, name) for name in OPTUNA_STRATEGIES}}
 
-__all__ = ["Proposal", "Strategy", "Told", "STRATEGIES", "make_strategy"]
+__all__ = ["Proposal", "Strategy", "Told", "STRATEGIES", "OPTUNA_STRATEGIES", "make_strategy"]
 
 
 def make_strategy(name: str, space, seed: int, options: dict | None = None) -> Strategy:

@@ -349,6 +349,18 @@ def test_evolve_gpus_with_cpu_device_writes_nothing(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["--objectives", "score,nope"], ["--objectives", "nope"]),
+    (["--strategy", "cmaes", "--objectives", "score,small_batch"], ["--strategy cmaes", "one objective"]),
+    (["--strategy", "ga", "--storage", "study.journal"], ["--storage", "not to ga"]),
+])
+def test_evolve_option_errors_leave_no_run_folder_in_the_default_place(tmp_path, argv, words):
+    # without --out a run goes to results/ under the working directory: nothing may appear there
+    proc = run_cli("evolve", REPO / REAL_TEMPLATE, *argv, "--budget", "1", cwd=tmp_path)
+    assert_user_error(proc, *words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("storage, words", [
     ("bogus://host/db", "NoSuchModuleError"),  # a database kind SQLAlchemy does not know
     ("sqlite:///{tmp}/no/such/folder/study.db", "unable to open database file"),
