@@ -400,12 +400,16 @@ def test_the_siblings_merge_waits_on_release_and_acquire_in_the_launchers_line(n
         share = source[source.index(fn):]
         share = share[:share.index("\n}\n")]
         assert "sync" not in share and "__syncthreads" not in share and "part_lse + row" in share, fn
-    # the split counts that do not divide the 64 heads take merge_range (one round trip), the
-    # others the item-range fallback
+    # every split count the launcher gives this genome on an H200 (132 SMs, B up to 64) that is not
+    # a power of two takes merge_range (one round trip), none the item-range fallback
     merge = source[source.index("void merge_with_siblings("):]
     merge = merge[:merge.index("\n}\n")]
-    for s in (3, 5, 6, 7, 11):
-        assert f"case {s}: merge_range<{s}>(" in merge
+    c = parse_contract(source)
+    counts = {split_plan(c, b, 128, 2048, sm_count=132)[0] for b in range(1, 65)}
+    odd = sorted(n for n in counts if n & (n - 1))
+    assert odd, counts
+    for n in odd:
+        assert f"case {n}: merge_range<{n}>(" in merge, (n, sorted(counts))
 
 
 def test_the_split_grid_and_partial_buffers_follow_the_launch_line():
