@@ -6,7 +6,8 @@ queries in (scorer), the first tile's rows in (scorer), the scorer's last softma
 warpgroups' first four tiles' copies issued, their first P, their last products done, and their
 epilogue's stores issued (thread 0 of the CTA; with COMBINE = siblings, its merge done), and with
 COMBINE = siblings its arrival (after its partial stores) and the moment it saw every sibling
-arrived; over its combine CTAs (COMBINE = separate; minimum and maximum): the start, the release
+arrived, and its release from griddepcontrol.wait (thread 0: when the previous call's grid was
+complete and its writes visible); over its combine CTAs (COMBINE = separate; minimum and maximum): the start, the release
 from griddepcontrol.wait, the end (thread 0). In us from the first call's first CTA start. The
 last call's split CTAs are also listed one by one, with their blockIdx.
 
@@ -35,7 +36,8 @@ from time_in_graph import calls_on_own_inputs
 from variants import load_variants
 
 MAIN_EVENTS = ["start", "q_in", "first_tile_in", "scorer_done", "gathers_issued", "first_p", "values_done",
-               "stored", "arrived", "all_arrived"]  # the last two: COMBINE = siblings
+               "stored", "arrived", "all_arrived",  # these two: COMBINE = siblings
+               "released"]  # out of griddepcontrol.wait; last, so that the events above keep their slots
 COMBINES = ("separate", "siblings")
 MERGE_EVENTS = ["start", "released", "end"]
 MAX_CTAS = 64 * 1024  # slots of each kernel's stamps, over all calls of a replay
@@ -75,6 +77,7 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome, w
     ("  wait_for_prior_grid();  // nothing global was read or written above\n\n  if (wg == 2) {",
      f"  unsigned long long* kg_ev = kg_tl_main + (size_t)kg_slot * {NM};\n"
      "  wait_for_prior_grid();  // nothing global was read or written above\n  if (tid == 0) {\n    kg_ev[0] = kg_t0;\n"
+     f"    kg_ev[{MAIN_EVENTS.index('released')}] = kg_now();\n"
      f"    kg_ev[{NM - 1}] = blockIdx.x | ((unsigned long long)blockIdx.y << 16) | ((unsigned long long)blockIdx.z << 32);\n"
      "  }\n\n  if (wg == 2) {"),
     ("    mbar_wait(bar_q, 0);\n    // this warp's 16 heads",

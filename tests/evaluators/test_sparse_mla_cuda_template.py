@@ -641,7 +641,8 @@ def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_p
     script = _timeline_script()
     traced = script.instrument(source, combine=combine)
     n = len(script.MAIN_EVENTS)
-    assert all(f"kg_ev[{e}] =" in traced for e in [*range(8), n])  # the kernel's own events, then blockIdx
+    own = [*range(8), script.MAIN_EVENTS.index("released")]  # the kernel's own events, then blockIdx
+    assert all(f"kg_ev[{e}] =" in traced for e in [*own, n])
     siblings_events = [f"kg_tl_main[(size_t)kg_slot * {n + 1} + {e}] = kg_now();" for e in (8, 9)]
     assert all((e in traced) == (combine == "siblings") for e in siblings_events)
     assert traced.count("kg_tl_merge[(size_t)s *") == (len(script.MERGE_EVENTS) if combine == "separate" else 0)
