@@ -29,7 +29,7 @@ from engine.store.writer import ResultsWriter
 from engine.strategies import OPTUNA_STRATEGIES, STRATEGIES, make_strategy
 from engine.strategies.base import Proposal, StorageError
 from engine.template import RenderError, Template, load_template
-from evaluators.cuda_compile import compile_cuda, nvcc_version
+from evaluators.cuda_compile import compile_cuda, nvcc_version, unsupported_gpu
 from evaluators.rejection import Rejection
 from evaluators.static_cuda import static_check_cuda
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
@@ -203,6 +203,13 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
         runner.stop()
         raise UserError(f"{template.path}: a CUDA template runs only on a CUDA GPU and this machine has none; "
                         f"`python -m engine compile {template.path} [--genome JSON]` builds a genome here")
+    if template.language == "cuda":  # refused before any attempt, not failed once a genome
+        for i, worker_env in enumerate(runner.envs):
+            why = unsupported_gpu(worker_env)
+            if why:
+                runner.stop()
+                where = f"GPU {gpus[i]}" if gpus else "the worker's GPU"
+                raise UserError(f"{template.path}: {why} ({where})")
     if not template.interpreter and env["device_kind"] != "cuda":
         runner.stop()
         raise UserError(f"{template.path}: this template's kernels do not run under the Triton interpreter "

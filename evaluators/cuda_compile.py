@@ -20,7 +20,20 @@ from pathlib import Path
 
 ARCH = "sm_90a"
 GENCODE = ("-gencode", "arch=compute_90a,code=sm_90a")
+# The GPUs a cubin of ARCH loads on: an arch-specific target ("a": wgmma, setmaxnreg, the copy
+# engine's tensor maps) runs on its own compute capability only, not on later ones.
+CAPABILITY = "9.0"
 DEFAULT_FLAGS = ("-O3", "-std=c++17", "-lineinfo")
+
+
+def unsupported_gpu(env: dict[str, str]) -> str | None:
+    """Why cubins of ARCH cannot run on the GPU a worker's environment fingerprint describes, or
+    None when they can (or when the worker has no GPU: that is refused elsewhere)."""
+    capability = env.get("compute_capability", "")
+    if env.get("device_kind") != "cuda" or capability == CAPABILITY:
+        return None
+    return (f"its kernels are built for {ARCH} (compute capability {CAPABILITY}, Hopper) and run on no other "
+            f"GPU; {env.get('gpu') or 'the GPU'} has compute capability {capability or 'unknown'}")
 
 
 @dataclass(frozen=True)

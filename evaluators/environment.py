@@ -20,10 +20,12 @@ def fingerprint(device: torch.device) -> dict[str, str]:
         "triton": triton.__version__,
         "python": platform.python_version(),
         "host": platform.node(),
+        "compute_capability": "",  # "9.0": which cubins load on the GPU (not a Parquet field)
     }
     if device.type == "cuda":
         env["gpu"] = torch.cuda.get_device_name(device)
         env["driver"] = _driver_version()
+        env["compute_capability"] = "%d.%d" % torch.cuda.get_device_capability(device)
     else:
         env["gpu"] = "none (Triton interpreter on CPU)"
     return env

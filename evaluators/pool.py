@@ -70,6 +70,7 @@ class RunnerPool:
         self.runners = list(runners)
         self.compile_ahead: CompileAhead | None = None
         self.lookahead = lookahead
+        self.envs: list[dict[str, str]] = []  # each worker's environment, once started
         self._idle: queue.SimpleQueue[WorkerRunner] = queue.SimpleQueue()
         for r in self.runners:
             self._idle.put(r)
@@ -83,9 +84,9 @@ class RunnerPool:
 
     def start(self) -> dict[str, str]:
         """Start every worker (in parallel: each loads torch and a CUDA context); the first's
-        environment describes the run."""
-        envs = list(self._threads.map(lambda r: r.start(), self.runners))
-        return envs[0]
+        environment describes the run, and ``envs`` keeps each worker's."""
+        self.envs = list(self._threads.map(lambda r: r.start(), self.runners))
+        return self.envs[0]
 
     def attach(self, compile_ahead: CompileAhead) -> None:
         """Start compile-ahead workers; from then on batches are asked ``lookahead`` times wider."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template
-from evaluators.cuda_compile import CompileAhead, build_key, compile_cuda, parse_ptxas
+from evaluators.cuda_compile import CompileAhead, build_key, compile_cuda, parse_ptxas, unsupported_gpu
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -102,3 +102,21 @@ def test_compile_refuses_a_triton_template_in_one_line():
     done = subprocess.run([sys.executable, "-m", "engine", "compile", "templates/sparse_mla.triton.j2"],
                           cwd=REPO, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "CUDA templates" in done.stderr
+
+
+@pytest.mark.parametrize("gpu, capability", [("NVIDIA A100-SXM4-80GB", "8.0"), ("NVIDIA L40S", "8.9"),
+                                             ("NVIDIA B200", "10.0"), ("NVIDIA GeForce RTX 5090", "12.0")])
+def test_a_gpu_other_than_hopper_is_named_with_its_capability(gpu, capability):
+    # sm_90a cubins (wgmma, setmaxnreg, tensor maps) load on compute capability 9.0 only, later
+    # GPUs included: the CLI refuses such a GPU before the first attempt with this text
+    env = {"device_kind": "cuda", "gpu": gpu, "compute_capability": capability}
+    why = unsupported_gpu(env)
+    assert why is not None and gpu in why and capability in why and "sm_90a" in why
+
+
+@pytest.mark.parametrize("env", [{"device_kind": "cuda", "gpu": "NVIDIA H200", "compute_capability": "9.0"},
+                                 {"device_kind": "cuda", "gpu": "NVIDIA H100 PCIe", "compute_capability": "9.0"},
+                                 {"device_kind": "cpu", "gpu": "none (Triton interpreter on CPU)",
+                                  "compute_capability": ""}])
+def test_hopper_and_the_cpu_worker_are_not_refused_for_their_architecture(env):
+    assert unsupported_gpu(env) is None  # no GPU at all is the CLI's other, earlier refusal

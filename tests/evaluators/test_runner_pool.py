@@ -42,6 +42,17 @@ def test_a_failing_canary_on_one_worker_is_raised_after_the_others_finish(tmp_pa
         pool.stop()
 
 
+def test_the_pool_keeps_every_workers_environment(tmp_path):
+    # the CLI checks each worker's GPU against a CUDA template's target (engine/cli.py)
+    pool = pool_of(tmp_path, 2)
+    try:
+        first = pool.start()
+        assert len(pool.envs) == 2 and pool.envs[0] is first
+        assert all(env["device_kind"] == "cpu" and env["compute_capability"] == "" for env in pool.envs)
+    finally:
+        pool.stop()
+
+
 def test_a_pool_needs_a_runner():
     with pytest.raises(ValueError, match="at least one"):
         RunnerPool([])
