@@ -653,6 +653,22 @@ def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_p
     assert split.spill_store_bytes == 0 and split.registers == 168, build.log
 
 
+def test_the_scorer_tile_probes_find_every_event_and_build(tmp_path):
+    # scripts/device/trace_scorer_tiles.py places its stamps by the rendered text of the scorer's
+    # and the value warpgroups' loops: an anchor the template moved must fail here, not on the GPU
+    source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
+                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, COMBINE="siblings"))
+    script = load_device_script("trace_scorer_tiles.py")
+    traced = script.instrument(source)
+    assert all(f"kg_stamp(t, {e})" in traced or f"kg_stamp(2 * j, {e})" in traced
+               for e in range(1, len(script.EVENTS) + 1))
+    build = compile_cuda(traced, tmp_path)
+    assert build.ok, build.log[-3000:]
+    split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
+    assert "kg_tiles_read" in {k.name for k in build.kernels}
+    assert split.spill_store_bytes == 0 and split.registers == 168, build.log
+
+
 def test_the_timeline_refuses_a_genome_it_has_no_probes_for(tmp_path):
     script = _timeline_script()
     variants = tmp_path / "v.json"

@@ -1,0 +1,189 @@
+"""Where a scorer genome's products phase spends its cycles, tile by tile: clock64 stamps in every
+split CTA of the last of N calls in one graph (each call on its own inputs, as time_in_graph.py),
+taken by the scorer's thread (tile t's rows in, its scores done, its P published) and by the first
+thread of each value warpgroup (P(t) seen, its products issued, its tile u = t + 4 gathered, its
+products done). Per batch it prints, for each tile, the median over the CTAs of each stamp in
+cycles from the CTA's first instruction, and the medians of the gaps that make up a tile:
+  rows_wait   the scorer waited for tile t's rows (from its previous tile's P published)
+  scores      tile t's score products, from their issue to the wait that found them done
+  softmax     the scorer's softmax of tile t (P and its maximum published)
+  p_to_value  from P(t) published to value warpgroup 0 seeing it
+  values      value warpgroup 0's products of tile t, issue to done (its gather of tile t + 4 in
+              between)
+A diagnostic: the stamps add a few instructions a tile; nothing is timed by them.
+
+Usage: python3 scripts/device/trace_scorer_tiles.py VARIANTS.json [--batches 8,128] [--context 131072]
+       [--calls 16]
+VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py); SCHEDULE = scorer only.
+Writes $OUT/scorer_tiles.json.
+"""
+import argparse, json, os, statistics, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch
+from engine.template import load_template
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from evaluators.cuda_compile import compile_cuda
+from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from time_in_graph import calls_on_own_inputs
+from variants import load_variants
+
+MAX_CTAS = 512
+MAX_TILES = 64
+EVENTS = ["rows_in", "scores_done", "p_published", "v0_p_seen", "v0_issued", "v0_gathered", "v0_done",
+          "v1_p_seen", "v1_done"]
+NE = len(EVENTS) + 1  # slot 0 of a CTA's row 0: its first instruction
+
+HEADER = r"""
+__device__ long long kg_tiles[{n}];
+extern "C" __global__ void kg_tiles_read(long long* out, int n) {{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {{
+    out[i] = kg_tiles[i];
+    kg_tiles[i] = 0;
+  }}
+}}
+__device__ __forceinline__ void kg_stamp(int t, int e) {{
+  if (t < {tiles}) {{
+    const int cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    if (cta < {ctas}) kg_tiles[((size_t)cta * {tiles} + t) * {ne} + e] = clock64();
+  }}
+}}
+"""
+
+
+def ev(name: str) -> int:
+    return EVENTS.index(name) + 1
+
+
+PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
+    ("#include <stdint.h>\n", "#include <stdint.h>\n" + HEADER.format(n=MAX_CTAS * MAX_TILES * NE, tiles=MAX_TILES,
+                                                                      ctas=MAX_CTAS, ne=NE)),
+    ("  allow_dependent_launch();\n  static_assert(HPC == 64",
+     "  allow_dependent_launch();\n  if (threadIdx.x == 0) kg_stamp(0, 0);\n  static_assert(HPC == 64"),
+    ("      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
+     "      // k-step kk's",
+     "      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n"
+     f"      if (tid == 256) kg_stamp(t, {ev('rows_in')});\n"
+     "      async_proxy_fence();\n      wg_fence();\n      // k-step kk's"),
+    ("      wg_wait1();\n      finish_tile(2 * j, sa);\n      wg_wait0();\n      finish_tile(2 * j + 1, sb);\n",
+     f"      wg_wait1();\n      if (tid == 256) kg_stamp(2 * j, {ev('scores_done')});\n      finish_tile(2 * j, sa);\n"
+     f"      if (tid == 256) kg_stamp(2 * j, {ev('p_published')});\n"
+     f"      wg_wait0();\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('scores_done')});\n"
+     f"      finish_tile(2 * j + 1, sb);\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('p_published')});\n"),
+    ("      await_p(t, m);\n      accumulate(t, m);\n",
+     f"      await_p(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_p_seen')});\n"
+     f"      if (tid == 128) kg_stamp(t, {ev('v1_p_seen')});\n"
+     f"      accumulate(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_issued')});\n"),
+    ("        gather(u, ids_next);\n        load_ids(u + 1, ids_next);\n      }\n      wg_wait0();\n      pin_registers(o);\n",
+     "        gather(u, ids_next);\n        load_ids(u + 1, ids_next);\n      }\n"
+     f"      if (tid == 0) kg_stamp(t, {ev('v0_gathered')});\n      wg_wait0();\n      pin_registers(o);\n"
+     f"      if (tid == 0) kg_stamp(t, {ev('v0_done')});\n      if (tid == 128) kg_stamp(t, {ev('v1_done')});\n"),
+]
+
+
+def instrument(source: str, what: str = "the source") -> str:
+    for anchor, replacement in PROBES:
+        n = source.count(anchor)
+        if n != 1:
+            raise SystemExit(f"{what}: a probe's anchor occurs {n} times, not once: {anchor[:70]!r}")
+        source = source.replace(anchor, replacement)
+    return source
+
+
+def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
+    """Per tile: each event's median over the CTAs that stamped it, in cycles from the CTA's start,
+    and the medians of the gaps named in the docstring."""
+    rows = stamps.view(MAX_CTAS, MAX_TILES, NE)[:ctas].tolist()
+    out = []
+    for t in range(MAX_TILES):
+        per_cta = [(r[0][0], r[t], r[t - 1] if t else None) for r in rows if r[0][0] and r[t][ev("rows_in")]]
+        if not per_cta:
+            break
+        tile = {}
+        for name in EVENTS:
+            v = [x[ev(name)] - s for s, x, _ in per_cta if x[ev(name)]]
+            if v:
+                tile[name] = statistics.median(v)
+        gaps = {
+            "rows_wait": [x[ev("rows_in")] - (p[ev("p_published")] if p else s) for s, x, p in per_cta],
+            "scores": [x[ev("scores_done")] - x[ev("rows_in")] for s, x, _ in per_cta],
+            "softmax": [x[ev("p_published")] - x[ev("scores_done")] for s, x, _ in per_cta],
+            "p_to_value": [x[ev("v0_p_seen")] - x[ev("p_published")] for s, x, _ in per_cta if x[ev("v0_p_seen")]],
+            "values": [x[ev("v0_done")] - x[ev("v0_issued")] for s, x, _ in per_cta if x[ev("v0_done")]],
+        }
+        tile["gaps"] = {k: statistics.median(v) for k, v in gaps.items() if v}
+        out.append(tile)
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="8,128")
+    ap.add_argument("--context", type=int, default=131072)
+    ap.add_argument("--calls", type=int, default=16)
+    args = ap.parse_args(argv)
+    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    sources = {}
+    for name, variant in variants.items():  # every refusal before the first CUDA call
+        if variant.params.get("SCHEDULE") != "scorer":
+            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = {variant.params.get('SCHEDULE')}: "
+                             "the probes are placed in the scorer schedule's code only")
+        sources[name] = instrument(variant.render(), f"{args.variants}: variant {name!r}")
+    import numpy as np
+    from evaluators.cuda_launch import CubinModule
+
+    dev = torch.device("cuda", 0)
+    scrub = torch.empty(2 * torch.cuda.get_device_properties(dev).L2_cache_size // 4, dtype=torch.float32, device=dev)
+    cache = Path("results/trace_scorer_tiles/cubins")
+    report = {}
+    for name, source in sources.items():
+        build = compile_cuda(source, cache)
+        if not build.ok:
+            print(name, "compile failed", build.log[-2000:], flush=True)
+            continue
+        module = CubinModule(Path(build.cubin), dev)
+        fn = make_entry(parse_contract(source), module)
+        stamps_buf = torch.zeros(MAX_CTAS * MAX_TILES * NE, dtype=torch.int64, device=dev)
+
+        def read_stamps():
+            module.launch("kg_tiles_read", (264, 1, 1), 256, 0, stamps_buf.data_ptr(), np.int32(stamps_buf.numel()))
+            torch.cuda.synchronize()
+            return stamps_buf.cpu()
+
+        read_stamps()  # cleared before the graph's calls
+        problem = SparseMlaDecode(variants[name].params["KV_FORMAT"])
+        for b in map(int, args.batches.split(",")):
+            w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+            sets, calls = calls_on_own_inputs(problem, w, dev, fn, args.calls)
+            for c in calls:  # module loading outside the graph
+                c()
+            torch.cuda.synchronize()
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
+                for c in calls:
+                    c()
+            for _ in range(2):  # the second replay's last call is the one read
+                for _, out in sets:
+                    problem.poison(out)
+                scrub.add_(1.0)
+                graph.replay()
+            torch.cuda.synchronize()
+            checks = sorted({problem.check(inp, out)[0] or "ok" for inp, out in sets})
+            stamps = read_stamps()
+            ctas = int((stamps.view(MAX_CTAS, MAX_TILES, NE)[:, 0, 0] != 0).sum())
+            tiles = per_tile(stamps, ctas)
+            report.setdefault(name, {})[w.name] = {"checks": checks, "ctas": ctas, "tiles": tiles}
+            print(f"{name} {w.name}: {ctas} CTAs, checks {checks}", flush=True)
+            for t, tile in enumerate(tiles):
+                print(f"  tile {t:2d}: " + " ".join(f"{k}={tile[k]:.0f}" for k in EVENTS if k in tile) + " | " +
+                      " ".join(f"{k}={v:.0f}" for k, v in tile["gaps"].items()), flush=True)
+            sets = calls = graph = None
+            torch.cuda.empty_cache()
+    Path(os.environ.get("OUT", "/tmp"), "scorer_tiles.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
