@@ -17,18 +17,15 @@ Usage: python3 scripts/device/trace_scorer_tiles.py VARIANTS.json [--batches 8,1
 VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py); SCHEDULE = scorer only.
 Writes $OUT/scorer_tiles.json.
 """
-import argparse, json, os, statistics, sys
+import json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
-from engine.template import load_template
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from evaluators.cuda_compile import compile_cuda
-from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from probed import capture_calls, l2_scrub, place_probes, probed_builds, probed_sources, trace_arguments
 from time_in_graph import calls_on_own_inputs
-from variants import load_variants
 
 MAX_CTAS = 512
 MAX_TILES = 64
@@ -84,12 +81,8 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
 
 
 def instrument(source: str, what: str = "the source") -> str:
-    for anchor, replacement in PROBES:
-        n = source.count(anchor)
-        if n != 1:
-            raise SystemExit(f"{what}: a probe's anchor occurs {n} times, not once: {anchor[:70]!r}")
-        source = source.replace(anchor, replacement)
-    return source
+    """The source with every probe placed; each anchor must occur exactly once."""
+    return place_probes(source, PROBES, what)
 
 
 def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
@@ -119,33 +112,18 @@ def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("variants")
-    ap.add_argument("--batches", default="8,128")
-    ap.add_argument("--context", type=int, default=131072)
-    ap.add_argument("--calls", type=int, default=16)
-    args = ap.parse_args(argv)
-    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
-    sources = {}
-    for name, variant in variants.items():  # every refusal before the first CUDA call
-        if variant.params.get("SCHEDULE") != "scorer":
-            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = {variant.params.get('SCHEDULE')}: "
-                             "the probes are placed in the scorer schedule's code only")
-        sources[name] = instrument(variant.render(), f"{args.variants}: variant {name!r}")
+    args = trace_arguments("8,128").parse_args(argv)
+    variants, sources = probed_sources(
+        args.variants,
+        lambda params: None if params.get("SCHEDULE") == "scorer" else
+        f"SCHEDULE = {params.get('SCHEDULE')}: the probes are placed in the scorer schedule's code only",
+        lambda variant, what: instrument(variant.render(), what))
     import numpy as np
-    from evaluators.cuda_launch import CubinModule
 
     dev = torch.device("cuda", 0)
-    scrub = torch.empty(2 * torch.cuda.get_device_properties(dev).L2_cache_size // 4, dtype=torch.float32, device=dev)
-    cache = Path("results/trace_scorer_tiles/cubins")
+    scrub = l2_scrub(dev)
     report = {}
-    for name, source in sources.items():
-        build = compile_cuda(source, cache)
-        if not build.ok:
-            print(name, "compile failed", build.log[-2000:], flush=True)
-            continue
-        module = CubinModule(Path(build.cubin), dev)
-        fn = make_entry(parse_contract(source), module)
+    for name, module, fn in probed_builds(sources, Path("results/trace_scorer_tiles/cubins"), dev):
         stamps_buf = torch.zeros(MAX_CTAS * MAX_TILES * NE, dtype=torch.int64, device=dev)
 
         def read_stamps():
@@ -158,13 +136,7 @@ def main(argv=None):
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
             sets, calls = calls_on_own_inputs(problem, w, dev, fn, args.calls)
-            for c in calls:  # module loading outside the graph
-                c()
-            torch.cuda.synchronize()
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
-                for c in calls:
-                    c()
+            graph = capture_calls(calls, dev)
             for _ in range(2):  # the second replay's last call is the one read
                 for _, out in sets:
                     problem.poison(out)

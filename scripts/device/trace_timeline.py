@@ -22,18 +22,15 @@ VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py); SCHEDULE
 COMBINE = separate or siblings only (anything else is refused before any GPU work). Writes
 $OUT/timeline.json.
 """
-import argparse, json, os, statistics, sys
+import json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
-from engine.template import load_template
-from evaluators.cuda_compile import compile_cuda
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from evaluators.sparse_mla_cuda import make_entry, parse_contract
+from probed import capture_calls, l2_scrub, place_probes, probed_builds, probed_sources, trace_arguments
 from time_in_graph import calls_on_own_inputs
-from variants import load_variants
 
 MAIN_EVENTS = ["start", "q_in", "first_tile_in", "scorer_done", "gathers_issued", "first_p", "values_done",
                "stored", "arrived", "all_arrived",  # these two: COMBINE = siblings
@@ -116,12 +113,7 @@ PROBES_BY_COMBINE = {
 
 def instrument(source: str, what: str = "the source", combine: str = "separate") -> str:
     """The source with every probe of its merge (COMBINE) placed; each anchor must occur exactly once."""
-    for anchor, replacement in PROBES + PROBES_BY_COMBINE[combine]:
-        n = source.count(anchor)
-        if n != 1:
-            raise SystemExit(f"{what}: a probe's anchor occurs {n} times, not once: {anchor[:70]!r}")
-        source = source.replace(anchor, replacement)
-    return source
+    return place_probes(source, PROBES + PROBES_BY_COMBINE[combine], what)
 
 
 def slots_by_call(stamps: torch.Tensor, stride: int, calls: int) -> list[torch.Tensor]:
@@ -147,36 +139,22 @@ def summarize(stamps: torch.Tensor, stride: int, n_events: int, calls: int, t0: 
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("variants")
-    ap.add_argument("--batches", default="1,8")
-    ap.add_argument("--context", type=int, default=131072)
-    ap.add_argument("--calls", type=int, default=16)
+    ap = trace_arguments("1,8")
     ap.add_argument("--replays", type=int, default=3)
     args = ap.parse_args(argv)
-    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
-    sources = {}
-    for name, variant in variants.items():  # every refusal before the first CUDA call
-        if variant.params.get("SCHEDULE") != "scorer" or variant.params.get("COMBINE") not in COMBINES:
-            raise SystemExit(f"{args.variants}: variant {name!r}: SCHEDULE = {variant.params.get('SCHEDULE')}, "
-                             f"COMBINE = {variant.params.get('COMBINE')}: the probes are placed in the scorer's "
-                             "code, the separate combine kernel and the siblings' wait; trace scorer genomes with "
-                             f"COMBINE in {COMBINES} only")
-        sources[name] = instrument(variant.render(), f"{args.variants}: variant {name!r}", variant.params["COMBINE"])
+    variants, sources = probed_sources(
+        args.variants,
+        lambda params: None if params.get("SCHEDULE") == "scorer" and params.get("COMBINE") in COMBINES else
+        f"SCHEDULE = {params.get('SCHEDULE')}, COMBINE = {params.get('COMBINE')}: the probes are placed in the "
+        "scorer's code, the separate combine kernel and the siblings' wait; trace scorer genomes with "
+        f"COMBINE in {COMBINES} only",
+        lambda variant, what: instrument(variant.render(), what, variant.params["COMBINE"]))
     import numpy as np
-    from evaluators.cuda_launch import CubinModule
 
     dev = torch.device("cuda", 0)
-    scrub = torch.empty(2 * torch.cuda.get_device_properties(dev).L2_cache_size // 4, dtype=torch.float32, device=dev)
-    cache = Path("results/trace_timeline/cubins")
+    scrub = l2_scrub(dev)
     report = {}
-    for name, source in sources.items():
-        build = compile_cuda(source, cache)
-        if not build.ok:
-            print(name, "compile failed", build.log[-2000:], flush=True)
-            continue
-        module = CubinModule(Path(build.cubin), dev)
-        fn = make_entry(parse_contract(source), module)
+    for name, module, fn in probed_builds(sources, Path("results/trace_timeline/cubins"), dev):
         problem = SparseMlaDecode(variants[name].params["KV_FORMAT"])
         main_buf = torch.zeros(MAX_CTAS * NM, dtype=torch.int64, device=dev)
         merge_buf = torch.zeros(MAX_CTAS * NG, dtype=torch.int64, device=dev)
@@ -188,14 +166,7 @@ def main(argv=None):
         for b in map(int, args.batches.split(",")):
             w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
             sets, calls = calls_on_own_inputs(problem, w, dev, fn, args.calls)
-            for c in calls:  # the first launches (module loading) outside the graph
-                c()
-            torch.cuda.synchronize()
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph, stream=torch.cuda.Stream(dev)):
-                for c in calls:
-                    c()
-            torch.cuda.synchronize()
+            graph = capture_calls(calls, dev)
             replays = []
             for r in range(args.replays + 1):
                 read_and_clear()
