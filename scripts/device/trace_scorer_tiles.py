@@ -4,7 +4,9 @@ taken by the scorer's thread (tile t's rows in, its scores done, its P published
 thread of each value warpgroup (P(t) seen, its products issued, its tile u = t + 4 gathered, its
 products done). Per batch it prints, for each tile, the median over the CTAs of each stamp in
 cycles from the CTA's first instruction, and the medians of the gaps that make up a tile:
-  rows_wait   the scorer waited for tile t's rows (from its previous tile's P published)
+  rows_wait   the first tile of a pair: from the previous pair's last P published to the
+              tile's rows found in (the second tile's rows are waited for while the first
+              tile's scores are issued, so it has none)
   scores      tile t's score products, from their issue to the wait that found them done
   softmax     the scorer's softmax of tile t (P and its maximum published)
   p_to_value  from P(t) published to value warpgroup 0 seeing it
@@ -100,7 +102,8 @@ def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
             if v:
                 tile[name] = statistics.median(v)
         gaps = {
-            "rows_wait": [x[ev("rows_in")] - (p[ev("p_published")] if p else s) for s, x, p in per_cta],
+            "rows_wait": [x[ev("rows_in")] - (p[ev("p_published")] if p else s) for s, x, p in per_cta
+                          if t % 2 == 0],
             "scores": [x[ev("scores_done")] - x[ev("rows_in")] for s, x, _ in per_cta],
             "softmax": [x[ev("p_published")] - x[ev("scores_done")] for s, x, _ in per_cta],
             "p_to_value": [x[ev("v0_p_seen")] - x[ev("p_published")] for s, x, _ in per_cta if x[ev("v0_p_seen")]],
