@@ -669,6 +669,26 @@ def test_the_scorer_tile_probes_find_every_event_and_build(tmp_path):
     assert split.spill_store_bytes == 0 and split.registers == 168, build.log
 
 
+def test_the_scorer_tile_gaps_are_taken_between_the_right_stamps():
+    import torch
+
+    # two CTAs, a pair of tiles: stamps 100 cycles apart in event order, tile 1 500 cycles after
+    # tile 0, the CTAs' first instruction at 1000 (the second CTA's tiles 40 cycles later)
+    script = load_device_script("trace_scorer_tiles.py")
+    stamps = torch.zeros(script.MAX_CTAS * script.MAX_TILES * script.NE, dtype=torch.int64)
+    view = stamps.view(script.MAX_CTAS, script.MAX_TILES, script.NE)
+    for cta in range(2):
+        view[cta, 0, 0] = 1000
+        for t in range(2):
+            for i, event in enumerate(script.EVENTS):
+                view[cta, t, script.ev(event)] = 2000 + 500 * t + 40 * cta + 100 * i
+    tiles = script.per_tile(stamps, ctas=2)
+    assert len(tiles) == 2  # no CTA stamped tile 2
+    assert tiles[0]["rows_in"] == 1020 and tiles[1]["v1_done"] == 1520 + 100 * (len(script.EVENTS) - 1)
+    assert tiles[0]["gaps"] == {"rows_wait": 1020, "scores": 100, "softmax": 100, "p_to_value": 100, "values": 200}
+    assert "rows_wait" not in tiles[1]["gaps"]  # the second tile's rows are waited for under the first's scores
+
+
 def test_the_timeline_refuses_a_genome_it_has_no_probes_for(tmp_path):
     script = _timeline_script()
     variants = tmp_path / "v.json"
