@@ -1,0 +1,202 @@
+"""Whether the tensor cores can take the scorer schedule's mix of products at their full rate: one
+CTA an SM, warpgroup 2 issuing the score products of tiles in pairs (a 32-row tile: 36 m64n32k16,
+28 with A from registers and the last 8 from shared memory, as the kernel's scorer, or all 36 from
+registers; or 64-row tiles, m64n64k16), warpgroups 0 and 1 each a tile's value products
+(m64n256k16, A = P, B = the rows read transposed, MN-major, as the kernel's `tnspB`, or the same
+bytes K-major). Each active warpgroup runs its own loop over the same rows (no hand-offs between
+them: the products alone). Per mode: each warpgroup's cycles per 32 rows (clock64, median over the
+CTAs), the cycles per 32 rows until every active warpgroup is done, and the tensor cores' busy
+fraction: the mode's products at the bf16 peak of 4096 FLOP a cycle (576 cycles per 32 rows for
+the scores, 256 for each value warpgroup) over that time.
+
+A diagnostic of the schedule's design, never a figure of the method. Shared memory and the A
+registers hold random nonzero bf16 values (the clock depends on the data).
+
+Usage: python3 scripts/device/wgmma_mix.py [--iters 2048] (32-row tiles). Writes $OUT/wgmma_mix.json.
+"""
+import argparse, json, os, statistics, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# mode: (kernel, warpgroups active as a bit mask: 1 = value wg 0, 2 = value wg 1, 4 = scorer)
+MODES = {
+    "scores alone": ("mix_32", 4),
+    "scores alone, every k-step A from registers": ("mix_32_rs", 4),
+    "scores alone, 64-row tiles (m64n64k16)": ("mix_64", 4),
+    "two value wgs alone": ("mix_32", 3),
+    "two value wgs alone, B K-major": ("mix_32_k", 3),
+    "two value wgs alone, 64-row tiles": ("mix_64", 3),
+    "scores + two value wgs": ("mix_32", 7),
+    "scores + two value wgs, every k-step A from registers": ("mix_32_rs", 7),
+    "scores + two value wgs, 64-row tiles": ("mix_64", 7),
+}
+SCORE_CYCLES, VALUE_CYCLES = 576, 256  # a tile's products at the peak rate
+
+KERNEL = r"""#include <stdint.h>
+__device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t sbo, uint32_t swizzle) {
+  return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)((lbo & 0x3FFFF) >> 4) << 16) |
+         ((uint64_t)((sbo & 0x3FFFF) >> 4) << 32) | ((uint64_t)swizzle << 62);
+}
+__device__ __forceinline__ uint32_t random_bf16x2(uint32_t i) {  // two bf16 in (-2, 2), never zero
+  i = i * 2654435761u + 0x9e3779b9u; i ^= i >> 15; i *= 2246822519u; i ^= i >> 13;
+  return (i & 0x807f807fu) | 0x3f803f80u;
+}
+PRODUCT_FNS
+// BK-row tiles: score products m64nBKk16 over 36 k-steps (the last 8 with A from shared memory
+// unless ALL_RS), value products m64n256k16 over BK / 16 k-steps a value warpgroup
+template <int BK, bool ALL_RS, bool TRANSPOSED>
+__device__ __forceinline__ void mix(long long* clocks, int tiles, int active, float* sink) {
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
+  // a tile (9 blocks of BK rows x 128 B), two query blocks of 64 rows, P (64 rows x 2 BK B)
+  constexpr int BLK = BK * 128, TILE = 9 * BLK, Q = 16384, P = 128 * BK;
+  uint32_t* words = reinterpret_cast<uint32_t*>(smem);
+  for (int i = threadIdx.x; i < (TILE + Q + P) / 4; i += blockDim.x) words[i] = random_bf16x2(i + 7919 * blockIdx.x);
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  const int wg = threadIdx.x >> 7;
+  if (!((active >> wg) & 1)) return;
+  const uint32_t tile = (uint32_t)__cvta_generic_to_shared(smem), q = tile + TILE, p = q + Q;
+  float acc = 0.f;
+  long long t0, t1;
+  if (wg == 2) {  // as the kernel's scorer: tiles in pairs, each into its own accumulators
+    uint32_t a[4];
+    for (int i = 0; i < 4; ++i) a[i] = random_bf16x2(threadIdx.x * 4 + i);
+    auto issue = [&](float (&d)[BK / 2]) {
+#pragma unroll
+      for (int kk = 0; kk < 36; ++kk) {
+        const uint64_t db = desc(tile + (kk >> 2) * BLK + (kk & 3) * 32, 16, 1024, 1);
+        if (kk == 0) score_rs_first<BK>(d, a, db);
+        else if (ALL_RS || kk < 28) score_rs<BK>(d, a, db);
+        else score_ss<BK>(d, desc(q + ((kk >> 2) & 1) * 8192 + (kk & 3) * 32, 16, 1024, 1), db);
+      }
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    };
+    t0 = clock64();
+    for (int it = 0; it < tiles; it += 2) {
+      float sa[BK / 2], sb[BK / 2];
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+      issue(sa);
+      issue(sb);
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+      acc += sa[0] + sa[BK / 2 - 1];
+      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+      acc += sb[0] + sb[BK / 2 - 1];
+    }
+    t1 = clock64();
+  } else {
+    float o[128];
+#pragma unroll
+    for (int i = 0; i < 128; ++i) o[i] = 0.f;
+    t0 = clock64();
+    for (int it = 0; it < tiles; ++it) {
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; ++kk) {
+        // P K-major (32-row tiles: 64-byte swizzle, 8-row groups 512 B apart; 64-row: 128-byte, 1 KB)
+        const uint64_t da = BK == 32 ? desc(p + kk * 32, 16, 512, 2) : desc(p + kk * 32, 16, 1024, 1);
+        if constexpr (TRANSPOSED)  // rows kk*16.. of columns wg*256..: MN-major, 64-column blocks BLK apart
+          value_t(o, da, desc(tile + wg * 4 * BLK + kk * 16 * 128, BLK, 1024, 1));
+        else             // the same bytes read K-major (a different product, the same traffic)
+          value_k(o, da, desc(tile + wg * 4 * BLK + kk * 32, 16, 1024, 1));
+      }
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+      asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    }
+    t1 = clock64();
+#pragma unroll
+    for (int i = 0; i < 128; ++i) acc += o[i];
+  }
+  if ((threadIdx.x & 127) == 0) {
+    clocks[2 * (blockIdx.x * 3 + wg)] = t0;
+    clocks[2 * (blockIdx.x * 3 + wg) + 1] = t1;
+    sink[blockIdx.x * 3 + wg] = acc;
+  }
+}
+// one kernel each (a branch around a product makes ptxas fence every product, C7519)
+KERNELS
+"""
+
+# kernel: (rows a tile, every score k-step with A from registers, value B transposed)
+KERNELS = {"mix_32": (32, False, True), "mix_32_k": (32, False, False), "mix_32_rs": (32, True, True),
+           "mix_64": (64, False, True)}
+
+
+def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: int = 0, template: bool = True) -> str:
+    """D[64 x n] (+)= A[64 x 16] B[16 x n]: A from registers or a descriptor, B a descriptor."""
+    regs = ",".join(f"%{i}" for i in range(n // 2))
+    outs = ", ".join(f'"{"=" if first else "+"}f"(d[{i}])' for i in range(n // 2))
+    a = ("{" + ",".join(f"%{n // 2 + i}" for i in range(4)) + "}") if a_regs else f"%{n // 2}"
+    b = f"%{n // 2 + 4}" if a_regs else f"%{n // 2 + 1}"
+    ins = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)' if a_regs else '"l"(da), "l"(db)'
+    args = "const uint32_t (&a)[4], uint64_t db" if a_regs else "uint64_t da, uint64_t db"
+    tail = "" if a_regs else f", {trans_b}"
+    head = f"template <int N>\n" if template else ""
+    dn = "N / 2" if template else str(n // 2)
+    return (f"{head}__device__ __forceinline__ void {name}(float (&d)[{dn}], {args}) {{\n"
+            f'  asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{{regs}}}, {a}, {b}, '
+            f'{0 if first else 1}, 1, 1, 0{tail};\\n" : {outs} : {ins});\n}}\n')
+
+
+def kernel_source() -> str:
+    fns = []
+    for n in (32, 64):  # the score products, one specialization each width
+        for name, a_regs, first in (("score_rs_first", True, True), ("score_rs", True, False), ("score_ss", False, False)):
+            fns.append(product_fn(name, n, a_regs, first, template=False).replace(
+                f"void {name}(", f"void {name}_{n}("))
+    for name in ("score_rs_first", "score_rs", "score_ss"):
+        args, call = (("const uint32_t (&a)[4], uint64_t db", "a, db") if name != "score_ss" else
+                      ("uint64_t da, uint64_t db", "da, db"))
+        fns.append(f"template <int N>\n__device__ __forceinline__ void {name}(float (&d)[N / 2], {args}) {{\n"
+                   f"  if constexpr (N == 32) {name}_32(d, {call}); else {name}_64(d, {call});\n}}\n")
+    fns.append(product_fn("value_t", 256, False, trans_b=1, template=False))
+    fns.append(product_fn("value_k", 256, False, trans_b=0, template=False))
+    kernels = "".join(
+        f'extern "C" __global__ void __launch_bounds__(384, 1) {k}(long long* clocks, int tiles, int active, float* sink) {{\n'
+        f"  mix<{bk}, {'true' if rs else 'false'}, {'true' if t else 'false'}>(clocks, tiles, active, sink);\n}}\n"
+        for k, (bk, rs, t) in KERNELS.items())
+    return KERNEL.replace("PRODUCT_FNS", "".join(fns)).replace("KERNELS", kernels)
+
+
+def main():
+    import numpy as np
+    import torch
+    from cuda_entry import load_module
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--iters", type=int, default=2048, help="32-row tiles a warpgroup")
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    sms = torch.cuda.get_device_properties(dev).multi_processor_count
+    module = load_module(kernel_source(), Path("results/wgmma_mix/cubins"), dev)
+    clocks = torch.zeros(sms * 3 * 2, dtype=torch.int64, device=dev)
+    sink = torch.zeros(sms * 3, dtype=torch.float32, device=dev)
+    report = []
+    for mode, (kernel, active) in MODES.items():
+        rows = KERNELS[kernel][0]
+        tiles = args.iters * 32 // rows  # the same rows in every mode
+        smem = 9 * rows * 128 + 16384 + 128 * rows + 1024
+        launch = lambda: module.launch(kernel, (sms, 1, 1), 384, smem, clocks.data_ptr(),  # noqa: E731
+                                       np.int32(tiles), np.int32(active), sink.data_ptr())
+        launch()  # warm
+        clocks.zero_()
+        launch()
+        torch.cuda.synchronize()
+        assert torch.isfinite(sink).all(), "a product gave a non-finite accumulator"
+        c = clocks.view(sms, 3, 2).cpu()
+        wgs = [(w, name) for w, name in ((2, "scorer"), (0, "value0"), (1, "value1")) if (active >> w) & 1]
+        per_wg = {name: statistics.median((c[s, w, 1] - c[s, w, 0]).item() / args.iters for s in range(sms))
+                  for w, name in wgs}
+        all_done = statistics.median((max(c[s, w, 1].item() for w, _ in wgs) - min(c[s, w, 0].item() for w, _ in wgs))
+                                     / args.iters for s in range(sms))
+        work = (SCORE_CYCLES if active & 4 else 0) + VALUE_CYCLES * bin(active & 3).count("1")
+        row = {"mode": mode, "cycles_per_32_rows": {k: round(v, 1) for k, v in per_wg.items()},
+               "all_done_per_32_rows": round(all_done, 1), "tensor_busy": round(work / all_done, 3)}
+        report.append(row)
+        print(json.dumps(row), flush=True)
+    Path(os.environ.get("OUT", "/tmp"), "wgmma_mix.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

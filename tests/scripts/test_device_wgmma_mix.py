@@ -1,0 +1,36 @@
+"""scripts/device/wgmma_mix.py on a machine without a GPU: its kernels (one per tile height, A's
+source and B's major) build for sm_90a without spills, with every product asynchronous (no
+serialization and no fence that ptxas injects: a branch around a product, or a read of
+accumulators in flight, would time something other than the products), on random data."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from evaluators.cuda_compile import compile_cuda
+from tests.scripts._device_script import load_device_script
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+
+def test_every_kernel_builds_with_asynchronous_products(tmp_path):
+    script = load_device_script("wgmma_mix.py")
+    source = script.kernel_source()
+    build = compile_cuda(source, tmp_path)
+    assert build.ok, build.log[-3000:]
+    assert {k.name for k in build.kernels} == set(script.KERNELS)
+    for k in build.kernels:
+        assert k.spill_store_bytes == 0 and k.spill_load_bytes == 0 and k.stack_bytes == 0, k
+    assert "serialized" not in build.log and "is injected" not in build.log, build.log
+    assert "| 0x3f803f80u" in source  # shared memory and A's registers: random nonzero bf16, never zeros
+
+
+def test_modes_name_built_kernels_and_active_warpgroups():
+    script = load_device_script("wgmma_mix.py")
+    for mode, (kernel, active) in script.MODES.items():
+        assert kernel in script.KERNELS, mode
+        assert 0 < active < 8, mode
+    # the mixes the diagnostic is for: scores beside both value warpgroups, for every tile height
+    assert {script.KERNELS[k][0] for k, a in script.MODES.values() if a == 7} == {32, 64}
