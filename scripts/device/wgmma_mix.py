@@ -1,7 +1,7 @@
 """Whether the tensor cores can take the scorer schedule's mix of products at their full rate: one
 CTA an SM, warpgroup 2 issuing the score products of tiles in pairs (a 32-row tile: 36 m64n32k16,
 28 with A from registers and the last 8 from shared memory, as the kernel's scorer, or all 36 from
-registers; or 64-row tiles, m64n64k16), warpgroups 0 and 1 each a tile's value products
+registers, or on the tile's first block only; or 64-row tiles, m64n64k16), warpgroups 0 and 1 each a tile's value products
 (m64n256k16, A = P, B = the rows read transposed, MN-major, as the kernel's `tnspB`, or the same
 bytes K-major). Each active warpgroup runs its own loop over the same rows (no hand-offs between
 them: the products alone). Per mode: each warpgroup's cycles per 32 rows (clock64, median over the
@@ -24,6 +24,7 @@ MODES = {
     "scores alone": ("mix_32", 4),
     "scores alone, every k-step A from registers": ("mix_32_rs", 4),
     "scores alone, 64-row tiles (m64n64k16)": ("mix_64", 4),
+    "scores alone, every k-step A from registers, on one block": ("mix_32_rs_one_block", 4),
     "two value wgs alone": ("mix_32", 3),
     "two value wgs alone, B K-major": ("mix_32_k", 3),
     "two value wgs alone, 64-row tiles": ("mix_64", 3),
@@ -45,7 +46,7 @@ __device__ __forceinline__ uint32_t random_bf16x2(uint32_t i) {  // two bf16 in 
 PRODUCT_FNS
 // BK-row tiles: score products m64nBKk16 over 36 k-steps (the last 8 with A from shared memory
 // unless ALL_RS), value products m64n256k16 over BK / 16 k-steps a value warpgroup
-template <int BK, bool ALL_RS, bool TRANSPOSED>
+template <int BK, bool ALL_RS, bool TRANSPOSED, bool ONE_BLOCK>
 __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, float* sink) {
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
@@ -66,7 +67,7 @@ __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, fl
     auto issue = [&](float (&d)[BK / 2]) {
 #pragma unroll
       for (int kk = 0; kk < 36; ++kk) {
-        const uint64_t db = desc(tile + (kk >> 2) * BLK + (kk & 3) * 32, 16, 1024, 1);
+        const uint64_t db = desc(tile + (ONE_BLOCK ? 0 : (kk >> 2) * BLK) + (kk & 3) * 32, 16, 1024, 1);
         if (kk == 0) score_rs_first<BK>(d, a, db);
         else if (ALL_RS || kk < 28) score_rs<BK>(d, a, db);
         else score_ss<BK>(d, desc(q + ((kk >> 2) & 1) * 8192 + (kk & 3) * 32, 16, 1024, 1), db);
@@ -82,7 +83,7 @@ __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, fl
       asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
       acc += sa[0] + sa[BK / 2 - 1];
       asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-      acc += sb[0] + sb[BK / 2 - 1];
+      acc += sb[0] + sb[BK / 2 - 1];  // every product's results are read: ptxas drops unread ones
     }
     t1 = clock64();
   } else {
@@ -118,9 +119,11 @@ __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, fl
 KERNELS
 """
 
-# kernel: (rows a tile, every score k-step with A from registers, value B transposed)
-KERNELS = {"mix_32": (32, False, True), "mix_32_k": (32, False, False), "mix_32_rs": (32, True, True),
-           "mix_64": (64, False, True)}
+# kernel: (rows a tile, every score k-step with A from registers, value B transposed, every score
+# k-step on the tile's first block: B's 36 reads not walking its nine blocks)
+KERNELS = {"mix_32": (32, False, True, False), "mix_32_k": (32, False, False, False),
+           "mix_32_rs": (32, True, True, False), "mix_64": (64, False, True, False),
+           "mix_32_rs_one_block": (32, True, True, True)}
 
 
 def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: int = 0, template: bool = True) -> str:
@@ -154,8 +157,8 @@ def kernel_source() -> str:
     fns.append(product_fn("value_k", 256, False, trans_b=0, template=False))
     kernels = "".join(
         f'extern "C" __global__ void __launch_bounds__(384, 1) {k}(long long* clocks, int tiles, int active, float* sink) {{\n'
-        f"  mix<{bk}, {'true' if rs else 'false'}, {'true' if t else 'false'}>(clocks, tiles, active, sink);\n}}\n"
-        for k, (bk, rs, t) in KERNELS.items())
+        f"  mix<{bk}, {', '.join('true' if f else 'false' for f in flags)}>(clocks, tiles, active, sink);\n}}\n"
+        for k, (bk, *flags) in KERNELS.items())
     return KERNEL.replace("PRODUCT_FNS", "".join(fns)).replace("KERNELS", kernels)
 
 
