@@ -1,4 +1,6 @@
-# call 5: why call 3's 32-row score products alone take 910 cycles a tile (813 with every k-step
+# call 5 (its last scores mode, "a tile in flight across the turn", gave an impossible figure, 433
+# cycles per 32 rows, 1.33 of the peak: the pair's second tile's products were never read, and ptxas
+# presumably dropped them; the mode was removed from the script after this call): why call 3's 32-row score products alone take 910 cycles a tile (813 with every k-step
 # from registers) against 576 at the peak: two more modes of scripts/device/wgmma_mix.py, every
 # k-step from registers with B read from one block (not walking the tile's nine blocks), and with
 # the pair's second tile left in flight across the loop's turn (no drain at each pair's end).
