@@ -707,3 +707,24 @@ def test_the_seesaw_trace_probes_still_find_every_phase_and_build(tmp_path, kv_f
     assert traced.count("kgp[") == 6 and traced.count("kgc[") == 13  # every probe of both warpgroup kinds
     build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]
+
+
+ACCURATE_MATH = re.compile(r"(?<![\w.])(expf|logf|log2f|exp10f|powf)\(|\b1\.f / ")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g.get("COMBINE") != "cluster"))
+def test_merges_and_epilogues_take_the_hardwares_approximations(name):
+    # The accurate exp, log and division compile to a slow path behind a branch a call; a merging
+    # thread takes one a split (H200, 16 calls in a graph: B=1 and B=5 0.8-0.9 us a call slower,
+    # docs/BENCHMARKS.md, twenty-first session). Their few ulp are far below the bf16 outputs'.
+    source = render(GENOMES[name])
+    found = sorted({m.group(0) for m in ACCURATE_MATH.finditer(source)})
+    assert not found, f"{name}: accurate math in the rendered source: {found}"
+    assert "__expf(" in source and "__fdividef(1.f, " in source
+
+
+def test_the_accurate_math_pattern_tells_the_functions_apart():
+    assert ACCURATE_MATH.search("w = expf(l - m);") and ACCURATE_MATH.search("x = 1.f / l;")
+    assert ACCURATE_MATH.search("m + logf(d)") and ACCURATE_MATH.search("(m + log2f(l))")
+    for fast in ("w = __expf(l - m);", "p = exp2f(s);", "m + __logf(d)", "__log2f(l)", "__fdividef(1.f, l)"):
+        assert not ACCURATE_MATH.search(fast), fast
