@@ -1,6 +1,7 @@
 """What the device scripts that call a CUDA genome outside the harness share: the genome's source
-compiled and loaded as the trusted launcher's entry, the scripts' own kernels loaded, and an
-empty kernel for the timing floor.
+compiled and loaded as the trusted launcher's entry, the scripts' own kernels loaded (with the
+per-warpgroup clock and sink buffers of the one-CTA-an-SM rate scripts), and an empty kernel for
+the timing floor.
 Runs on the device (cuda-python is imported on use)."""
 from pathlib import Path
 
@@ -30,6 +31,19 @@ def load_module(source: str, cache: Path, device):
     if not build.ok:
         raise RuntimeError(f"a device script's own kernel did not compile: {build.log[-2000:]}")
     return CubinModule(Path(build.cubin), device)
+
+
+def per_sm_rig(source: str, name: str, device, warpgroups: int = 3):
+    """A rate script's own kernels (one CTA an SM) loaded from results/NAME/cubins, with their
+    buffers: (module, the SM count, int64 clocks [SMs x warpgroups x (start, end)], float32 sinks
+    [SMs x warpgroups] that keep the products' results alive)."""
+    import torch
+
+    sms = torch.cuda.get_device_properties(device).multi_processor_count
+    module = load_module(source, Path("results") / name / "cubins", device)
+    clocks = torch.zeros(sms * warpgroups * 2, dtype=torch.int64, device=device)
+    sink = torch.zeros(sms * warpgroups, dtype=torch.float32, device=device)
+    return module, sms, clocks, sink
 
 
 def empty_launch(cache: Path, device):

@@ -126,8 +126,9 @@ KERNELS = {"mix_32": (32, False, True, False), "mix_32_k": (32, False, False, Fa
            "mix_32_rs_one_block": (32, True, True, True)}
 
 
-def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: int = 0, template: bool = True) -> str:
-    """D[64 x n] (+)= A[64 x 16] B[16 x n]: A from registers or a descriptor, B a descriptor."""
+def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: int = 0) -> str:
+    """D[64 x n] (+)= A[64 x 16] B[16 x n]: A from registers or a descriptor, B a descriptor
+    (MN-major when trans_b); `first`: the accumulators written, not added to (scale-d 0)."""
     regs = ",".join(f"%{i}" for i in range(n // 2))
     outs = ", ".join(f'"{"=" if first else "+"}f"(d[{i}])' for i in range(n // 2))
     a = ("{" + ",".join(f"%{n // 2 + i}" for i in range(4)) + "}") if a_regs else f"%{n // 2}"
@@ -135,9 +136,7 @@ def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: in
     ins = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)' if a_regs else '"l"(da), "l"(db)'
     args = "const uint32_t (&a)[4], uint64_t db" if a_regs else "uint64_t da, uint64_t db"
     tail = "" if a_regs else f", {trans_b}"
-    head = f"template <int N>\n" if template else ""
-    dn = "N / 2" if template else str(n // 2)
-    return (f"{head}__device__ __forceinline__ void {name}(float (&d)[{dn}], {args}) {{\n"
+    return (f"__device__ __forceinline__ void {name}(float (&d)[{n // 2}], {args}) {{\n"
             f'  asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{{regs}}}, {a}, {b}, '
             f'{0 if first else 1}, 1, 1, 0{tail};\\n" : {outs} : {ins});\n}}\n')
 
@@ -146,15 +145,14 @@ def kernel_source() -> str:
     fns = []
     for n in (32, 64):  # the score products, one specialization each width
         for name, a_regs, first in (("score_rs_first", True, True), ("score_rs", True, False), ("score_ss", False, False)):
-            fns.append(product_fn(name, n, a_regs, first, template=False).replace(
-                f"void {name}(", f"void {name}_{n}("))
+            fns.append(product_fn(f"{name}_{n}", n, a_regs, first))
     for name in ("score_rs_first", "score_rs", "score_ss"):
         args, call = (("const uint32_t (&a)[4], uint64_t db", "a, db") if name != "score_ss" else
                       ("uint64_t da, uint64_t db", "da, db"))
         fns.append(f"template <int N>\n__device__ __forceinline__ void {name}(float (&d)[N / 2], {args}) {{\n"
                    f"  if constexpr (N == 32) {name}_32(d, {call}); else {name}_64(d, {call});\n}}\n")
-    fns.append(product_fn("value_t", 256, False, trans_b=1, template=False))
-    fns.append(product_fn("value_k", 256, False, trans_b=0, template=False))
+    fns.append(product_fn("value_t", 256, False, trans_b=1))
+    fns.append(product_fn("value_k", 256, False, trans_b=0))
     kernels = "".join(
         f'extern "C" __global__ void __launch_bounds__(384, 1) {k}(long long* clocks, int tiles, int active, float* sink) {{\n'
         f"  mix<{bk}, {', '.join('true' if f else 'false' for f in flags)}>(clocks, tiles, active, sink);\n}}\n"
@@ -165,16 +163,13 @@ def kernel_source() -> str:
 def main():
     import numpy as np
     import torch
-    from cuda_entry import load_module
+    from cuda_entry import per_sm_rig
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--iters", type=int, default=2048, help="32-row tiles a warpgroup")
     args = ap.parse_args()
     dev = torch.device("cuda", 0)
-    sms = torch.cuda.get_device_properties(dev).multi_processor_count
-    module = load_module(kernel_source(), Path("results/wgmma_mix/cubins"), dev)
-    clocks = torch.zeros(sms * 3 * 2, dtype=torch.int64, device=dev)
-    sink = torch.zeros(sms * 3, dtype=torch.float32, device=dev)
+    module, sms, clocks, sink = per_sm_rig(kernel_source(), "wgmma_mix", dev)
     report = []
     for mode, (kernel, active) in MODES.items():
         rows = KERNELS[kernel][0]

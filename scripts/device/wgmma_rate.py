@@ -95,16 +95,13 @@ extern "C" __global__ void __launch_bounds__(384, 1) rate_{source}_{n}(long long
 def main():
     import numpy as np
     import torch
-    from cuda_entry import load_module
+    from cuda_entry import per_sm_rig
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--iters", type=int, default=4096)
     args = ap.parse_args()
     dev = torch.device("cuda", 0)
-    sms = torch.cuda.get_device_properties(dev).multi_processor_count
-    module = load_module(kernel_source(), Path("results/wgmma_rate/cubins"), dev)
-    clocks = torch.zeros(sms * 3 * 2, dtype=torch.int64, device=dev)
-    sink = torch.zeros(sms * 3, dtype=torch.float32, device=dev)
+    module, sms, clocks, sink = per_sm_rig(kernel_source(), "wgmma_rate", dev)
     report = []
     for source in SOURCES:
         for n in WIDTHS:
