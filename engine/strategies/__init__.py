@@ -2,7 +2,7 @@
 
 from functools import partial
 
-from engine.strategies.base import Proposal, Strategy, Told
+from engine.strategies.base import OPTUNA_STRATEGIES, Proposal, Strategy, Told
 from engine.strategies.exhaustive import ExhaustiveSweep
 from engine.strategies.ga import GeneticAlgorithm
 from engine.strategies.random_search import RandomSearch
@@ -14,7 +14,6 @@ def _optuna(sampler: str, space, seed: int, directions: int = 1, **options):
     return OptunaStrategy(space, seed, sampler=sampler, directions=directions, **options)
 
 
-OPTUNA_STRATEGIES = ("tpe", "gp", "cmaes", "nsga2", "nsga3")
 STRATEGIES = {"random": RandomSearch, "ga": GeneticAlgorithm, "exhaustive": ExhaustiveSweep,
               **{name: partial(_optuna, name) for name in OPTUNA_STRATEGIES}}
 

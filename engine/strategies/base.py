@@ -15,6 +15,11 @@ from typing import Protocol, Sequence
 from engine.genome import Value
 
 
+# The strategies that are Optuna samplers (engine/strategies/optuna_strategy.py), named here so that
+# the CLI and the registry know them without importing optuna.
+OPTUNA_STRATEGIES = ("tpe", "gp", "cmaes", "nsga2", "nsga3")
+
+
 class StorageError(ValueError):
     """The study storage a user named cannot be opened (unknown database kind, missing driver,
     unreachable server, unwritable path); raised before any trial is asked."""

@@ -22,9 +22,9 @@ from optuna.distributions import CategoricalDistribution, IntDistribution
 from optuna.trial import TrialState, create_trial
 
 from engine.genome import Space, Value, canonical_json
-from engine.strategies.base import Proposal, StorageError, Told
+from engine.strategies.base import OPTUNA_STRATEGIES, Proposal, StorageError, Told
 
-SAMPLERS = ("tpe", "gp", "cmaes", "nsga2", "nsga3")
+SAMPLERS = OPTUNA_STRATEGIES
 OPTIONS = {
     "storage": ("journal file path or database URL; in memory when absent", None),
     "study_name": ("name of the study in the storage", "kernel-genome"),
