@@ -1,13 +1,13 @@
-"""Compile every variant of a variants file at once (a process each) into time_in_graph.py's cubin
-cache, so that its variants do not compile one after another; with --sass DIR, each variant's
-split kernel's SASS into DIR/NAME.sass. Usage: python3 prebuild.py VARIANTS.json [--sass DIR]"""
+"""Compile every variant of a variants file at once (the engine's CompileAhead: an nvcc process a
+source, a source shared by several variants compiled once) into time_in_graph.py's cubin cache,
+so that its variants do not compile one after another; with --sass DIR, each variant's split
+kernel's SASS into DIR/NAME.sass. Usage: python3 prebuild.py VARIANTS.json [--sass DIR]"""
 import argparse, os, subprocess, sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, "scripts/device")
 from engine.template import load_template
-from evaluators.cuda_compile import compile_cuda
+from evaluators.cuda_compile import CompileAhead
 from variants import load_variants
 
 ap = argparse.ArgumentParser()
@@ -16,8 +16,12 @@ ap.add_argument("--sass")
 args = ap.parse_args()
 vs = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
 cache = Path("results/in_graph/cubins")
-with ProcessPoolExecutor(len(vs)) as pool:
-    builds = dict(zip(vs, pool.map(compile_cuda, [v.render() for v in vs.values()], [cache] * len(vs))))
+ahead = CompileAhead(cache, workers=len(vs))
+sources = {name: v.render() for name, v in vs.items()}
+for source in sources.values():
+    ahead.submit(source)
+builds = {name: ahead.result(source) for name, source in sources.items()}
+ahead.close()
 for name, build in builds.items():
     print(name, "ok" if build.ok else "FAILED", build.cubin, flush=True)
     if build.ok and args.sass:
