@@ -133,6 +133,10 @@ GENOMES = {
                                      HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2,
                                      GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16",
                                      PDL=True, Q_LOAD="tma"),
+    "scorer_bf16_siblings_tile_splits": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16",
+                                             HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2,
+                                             GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16",
+                                             PDL=True, Q_LOAD="tma", SPLIT_STEP="tile"),
     "seesaw_fp8_siblings_staged_rows": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
                                             HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
                                             NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16",
@@ -300,8 +304,10 @@ def test_launch_line_agrees_with_the_genes(name):
     assert (contract.heads_per_cta, contract.threads, contract.topk_tile, contract.num_splits,
             contract.combine, contract.kv_format) == \
         (genes["HEADS_PER_CTA"], launch_threads(genes),
-         # the seesaw kernel takes its tiles in pairs, so splits are planned in whole pairs
-         genes["TOPK_TILE"] * (2 if genes.get("PIPELINE") == "seesaw" else 1), genes["NUM_SPLITS"],
+         # the seesaw kernel takes its tiles in pairs, so splits are planned in whole pairs (the
+         # scorer's splits of whole tiles in tiles)
+         genes["TOPK_TILE"] * (2 if genes.get("PIPELINE") == "seesaw" and genes.get("SPLIT_STEP") != "tile" else 1),
+         genes["NUM_SPLITS"],
          genes["COMBINE"], genes["KV_FORMAT"])
     assert contract.split_kernel != contract.combine_kernel
     # the query block and the pipelined tiles alone are a lower bound; 227 KB the upper one
@@ -380,6 +386,53 @@ def test_the_siblings_merge_keeps_its_grid_in_one_wave():
     assert split_plan(fixed, 128, 128, 2048, sm_count=132) == (1, 2048)  # no room for a second split
     # the separate merge has no such limit
     assert split_plan(contract(32, topk_tile=64), 8, 128, 2048, sm_count=132) == (32, 64)
+
+
+def test_the_scorers_splits_of_whole_tiles_use_more_sms_and_merge_every_count_they_make():
+    pairs_genes = GENOMES["scorer_bf16_siblings_pdl"]
+    tiles_genes = GENOMES["scorer_bf16_siblings_tile_splits"]
+    pairs, tiles = parse_contract(render(pairs_genes)), parse_contract(render(tiles_genes))
+    assert (pairs.topk_tile, tiles.topk_tile) == (64, 32)
+
+    def plan(c, batch):
+        return split_plan(c, batch, 128, 2048, sm_count=132)
+
+    # where a pair is too coarse a step, the one-wave cap keeps more SMs busy
+    assert plan(pairs, 5) == (11, 192) and plan(tiles, 5) == (13, 160)
+    assert plan(pairs, 3) == (16, 128) and plan(tiles, 3) == (22, 96)
+    # ... and elsewhere the plan is the same
+    for batch in (2, 4, 6, 7, 8, 16, 32, 64):
+        assert plan(pairs, batch) == plan(tiles, batch), batch
+    # the new counts go to merge_range (each thread holds all splits in flight) rather than the
+    # item-range fallback, in the tile genome only; 64 (B=1) stays with the fallback
+    def dispatched(genes):
+        return {int(n) for n in re.findall(r"case (\d+): merge_(?:share|range)<", render(genes))}
+    assert {13, 22} <= dispatched(tiles_genes) and not {13, 22} & dispatched(pairs_genes)
+    # the scorer takes an odd last tile alone; the value warpgroups gather and accumulate exactly
+    # the tiles it scores (a pair's missing tile, gathered as invalid rows, only in pair splits)
+    source = render(tiles_genes)
+    assert "for (int j = 0; j < n_tiles / 2; ++j) {" in source and "if (n_tiles & 1) {" in source
+    assert "const int n_scored = n_tiles;" in source
+    assert "const int n_scored = 2 * n_iter;" in render(pairs_genes)
+    # splits of whole tiles are written for the scorer alone
+    lockstep = {k: v for k, v in tiles_genes.items() if k != "SCHEDULE"}
+    assert not SPACE.is_valid({**SPACE.default_params(), **lockstep})
+
+
+@pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g["COMBINE"] == "siblings"))
+def test_the_scoring_warpgroup_joins_exactly_merge_ranges_split_counts(name):
+    # The scorer's warpgroup takes part in the siblings' wait (a 384-thread barrier) and merge only
+    # for the counts merge_range takes: merged_by_range must name exactly the dispatch's cases, or a
+    # count would wait on a barrier one warpgroup never reaches (a hang) or merge with a stride of
+    # 384 over 256 threads (a third of the share never written)
+    source = render(GENOMES[name])
+    cases = {int(n) for n in re.findall(r"case (\d+): merge_range<", source)}
+    body = source[source.index("bool merged_by_range(int s) {"):]
+    named = {int(n) for n in re.findall(r"s == (\d+)", body[:body.index("\n}")])}
+    assert cases and named == cases, (cases, named)
+    scorer = GENOMES[name].get("SCHEDULE") == "scorer"
+    assert f"constexpr int MERGE_THREADS = {384 if scorer else 256};" in source
+    assert ("if (num_splits > 1 && merged_by_range(num_splits))\n      merge_with_siblings(" in source) == scorer
 
 
 @pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g["COMBINE"] == "siblings"))

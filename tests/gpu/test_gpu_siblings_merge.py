@@ -4,9 +4,11 @@ that the kernel re-arms itself. Checked against the float64 reference, outputs p
 every call:
 - every split count the launcher makes: the powers of two 2 to 32 (each thread holds all of its
   quads' splits in flight), the counts that do not divide the CTA's 64 heads that merge_range takes
-  (3, 5, 6, 7, 11; each thread holds its eighths' splits in flight: on 132 SMs B = 17, 12, 10, 9,
-  5-6, and on other SM counts the smallest batch that takes each), other counts with 32-row tiles
-  (the item-range fallback: 13, 22, 64 on 132 SMs), one at B=64 (no merge);
+  (3, 5, 6, 7, 11, and 13 and 22 for the scorer's splits of whole tiles; each thread holds its
+  eighths' splits in flight: on 132 SMs B = 17, 12, 10, 9, 5-6, 5 and 3, and on other SM counts the
+  smallest batch that takes each), other counts with 32-row tiles (the item-range fallback: 13, 22,
+  64 on 132 SMs), one at B=64 (no merge); the scorer genomes' merge_range counts with the scoring
+  warpgroup in the merge as well (384 threads), the others with the 256 compute threads;
 - a split count asked beyond one wave, which the launcher caps (waiting CTAs that were not all
   resident would never end), and the split kernel launched cooperatively whenever it merges, so
   that the device starts the grid only with every CTA resident: the driver refuses a cooperative
@@ -26,10 +28,9 @@ import pytest
 from tests.gpu._cuda_setup import TEMPLATE, load_cuda, load_entry, replay_checked, seesaw_params
 
 SCORER = {"SCHEDULE": "scorer", "TOPK_TILE": 32, "Q_LOAD": "tma", "PARTIALS": "bf16", "COMBINE": "siblings"}
-# the split counts the template merges with merge_range, as its dispatch names them
-MERGE_RANGE_COUNTS = {int(n) for n in re.findall(r"case (\d+): merge_range<", TEMPLATE.text)}
 GENOMES = {
     "scorer-pdl": {**SCORER, "PDL": True},
+    "scorer-tile-splits": {**SCORER, "PDL": True, "SPLIT_STEP": "tile"},
     "scorer-staged-rows": {**SCORER, "ROW_STORE": "staged"},
     "lockstep-fp8-pdl": {"TOPK_TILE": 32, "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "COMBINE": "siblings", "PDL": True},
     "serial-wgmma": {"PIPELINE": "serial", "TOPK_TILE": 64, "GATHER_LANES": 4, "PARTIALS": "bf16",
@@ -37,6 +38,13 @@ GENOMES = {
     "serial-wgmma-32rows": {"PIPELINE": "serial", "TOPK_TILE": 32, "GATHER_LANES": 4, "PARTIALS": "bf16",
                             "COMBINE": "siblings"},
 }
+
+
+def merged_counts(genes: dict) -> set[int]:
+    """The split counts a genome's rendered merge dispatch takes with merge_share or merge_range
+    (any other count above one takes the item-range fallback)."""
+    source = TEMPLATE.render(seesaw_params(**genes))
+    return {int(n) for n in re.findall(r"case (\d+): merge_(?:share|range)<", source)}
 
 
 def _rearmed(entry) -> bool:
@@ -101,11 +109,13 @@ def test_siblings_merge_every_split_count_the_launcher_makes(tmp_path, name):
                 for i in range(3)]
         _check_calls(problem, entry, sets + sets)  # twice over: the second round runs on re-armed counts
         assert _rearmed(entry), w.name
-    # every count the launcher makes up to B=64: one split (no merge), powers of two (merge_share),
-    # merge_range's, and with 32-row tiles counts left to the fallback (on 132 SMs 13, 22 and 64)
-    assert set(first_batch) <= seen and 1 in seen and seen & set(MERGE_RANGE_COUNTS), seen
+    # every count the launcher makes up to B=64: one split (no merge), the dispatch's counts
+    # (merge_share, merge_range), and with 32-row steps counts left to the fallback (on 132 SMs
+    # 13, 22 and 64; 64 alone with the scorer's splits of whole tiles)
+    merged = merged_counts(GENOMES[name])
+    assert set(first_batch) <= seen and 1 in seen and seen & {s for s in merged if s & (s - 1)}, seen
     if contract.topk_tile == 32:
-        assert any(s & (s - 1) and s not in MERGE_RANGE_COUNTS for s in seen), seen
+        assert seen - merged - {1}, seen
 
 
 @pytest.mark.gpu
