@@ -25,6 +25,10 @@ PARTIAL_DTYPES = {"fp32": "float32", "bf16": "bfloat16"}  # partials -> torch dt
 MAX_CLUSTER = 16       # the kernel's limit; beyond 8 a cluster size is non-portable
 AUTO_CLUSTER = 8       # the largest cluster 'auto' picks (portable: every sm_90 part schedules it)
 SIBLING_WORDS = 32     # int32 words of a (token, head block) for the siblings' merge: one 128-byte line
+# The siblings' merge holds every split's loads in flight at once up to 32 splits; beyond, its
+# fallback takes 8 splits a round trip (H200, B=1, 32-row steps: 64 splits 13.4 us a call in a
+# graph against 10.0 with 32 of two tiles), so the launcher gives it at most 32.
+MAX_SIBLING_SPLITS = 32
 
 
 class ContractError(ValueError):
@@ -111,7 +115,8 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
     (a GPC fits fewer clusters of 8 big CTAs than its SMs suggest). The siblings' merge waits in
     each CTA for the other splits of its head block, so its grid must be one wave: at most
     ``resident_ctas`` CTAs (the device's SMs times the kernel's CTAs an SM when not given); the
-    launcher launches it cooperatively, so that the device never starts it on part of the GPU."""
+    launcher launches it cooperatively, so that the device never starts it on part of the GPU.
+    It also takes at most MAX_SIBLING_SPLITS, the most it merges in one round trip."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     ctas = batch * (heads // contract.heads_per_cta) * contract.value_split
     if contract.num_splits == "auto":
@@ -123,7 +128,8 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
     else:
         splits = max(1, min(int(contract.num_splits), tiles))
     if contract.combine == "siblings":
-        splits = max(1, min(splits, (resident_ctas if resident_ctas is not None else sm_count) // ctas))
+        splits = max(1, min(splits, MAX_SIBLING_SPLITS,
+                            (resident_ctas if resident_ctas is not None else sm_count) // ctas))
     if contract.combine == "cluster":
         splits = 1 << (min(splits, MAX_CLUSTER).bit_length() - 1)
         return splits, _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile

@@ -378,6 +378,11 @@ def test_the_siblings_merge_keeps_its_grid_in_one_wave():
     c = contract("auto", topk_tile=64, combine="siblings")
     assert split_plan(c, 8, 128, 2048, sm_count=132) == (8, 256)  # auto is one wave already
     assert split_plan(c, 1, 128, 2048, sm_count=132) == (32, 64)
+    # 32-row steps: 66 splits fit in the wave at B=1, but the merge holds at most 32 splits' loads
+    # in flight a thread (beyond, its fallback takes several round trips), so 32 of two tiles
+    tiles32 = contract("auto", topk_tile=32, combine="siblings")
+    assert split_plan(tiles32, 1, 128, 2048, sm_count=132) == (32, 64)
+    assert split_plan(contract(64, topk_tile=32, combine="siblings"), 1, 128, 4096, sm_count=132) == (32, 128)
     # asked for 32 splits at B=8 (512 CTAs): the waiting CTAs would hold the SMs their siblings
     # need, so the launcher gives the 8 that fit; a device holding two CTAs an SM gets 16
     fixed = contract(32, topk_tile=64, combine="siblings")
@@ -400,11 +405,13 @@ def test_the_scorers_splits_of_whole_tiles_use_more_sms_and_merge_every_count_th
     # where a pair is too coarse a step, the one-wave cap keeps more SMs busy
     assert plan(pairs, 5) == (11, 192) and plan(tiles, 5) == (13, 160)
     assert plan(pairs, 3) == (16, 128) and plan(tiles, 3) == (22, 96)
-    # ... and elsewhere the plan is the same
-    for batch in (2, 4, 6, 7, 8, 16, 32, 64):
+    # ... and elsewhere the plan is the same: at B=1 the siblings' merge takes at most 32 splits
+    # (64 of one tile each would take the merge's slow fallback)
+    for batch in (1, 2, 4, 6, 7, 8, 16, 32, 64):
         assert plan(pairs, batch) == plan(tiles, batch), batch
+    assert plan(tiles, 1) == (32, 64)
     # the new counts go to merge_range (each thread holds all splits in flight) rather than the
-    # item-range fallback, in the tile genome only; 64 (B=1) stays with the fallback
+    # item-range fallback, in the tile genome only
     def dispatched(genes):
         return {int(n) for n in re.findall(r"case (\d+): merge_(?:share|range)<", render(genes))}
     assert {13, 22} <= dispatched(tiles_genes) and not {13, 22} & dispatched(pairs_genes)
