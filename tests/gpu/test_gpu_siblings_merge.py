@@ -7,8 +7,9 @@ every call:
   (3, 5, 6, 7, 11, and 13 and 22 for the scorer's splits of whole tiles; each thread holds its
   eighths' splits in flight: on 132 SMs B = 17, 12, 10, 9, 5-6, 5 and 3, and on other SM counts the
   smallest batch that takes each), other counts with 32-row tiles (the item-range fallback: 13 and
-  22 on 132 SMs; the launcher gives the merge at most 32 splits), one at B=64 (no merge); the scorer genomes' merge_range counts with the scoring
-  warpgroup in the merge as well (384 threads), the others with the 256 compute threads;
+  22 on 132 SMs; the launcher gives the merge at most 32 splits), one at B=64 (no merge); the
+  scorer genomes' merge_range counts with the scoring warpgroup in the merge as well (384
+  threads), the others with the 256 compute threads;
 - a split count asked beyond one wave, which the launcher caps (waiting CTAs that were not all
   resident would never end), and the split kernel launched cooperatively whenever it merges, so
   that the device starts the grid only with every CTA resident: the driver refuses a cooperative
