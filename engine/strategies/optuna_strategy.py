@@ -24,7 +24,6 @@ from optuna.trial import TrialState, create_trial
 from engine.genome import Space, Value, canonical_json
 from engine.strategies.base import OPTUNA_STRATEGIES, Proposal, StorageError, Told
 
-SAMPLERS = OPTUNA_STRATEGIES
 OPTIONS = {
     "storage": ("journal file path or database URL; in memory when absent", None),
     "study_name": ("name of the study in the storage", "kernel-genome"),
@@ -41,8 +40,8 @@ _NOT_YET = object()  # the keyed listing of the space, before its first repair
 
 class OptunaStrategy:
     def __init__(self, space: Space, seed: int, sampler: str = "tpe", directions: int = 1, **options):
-        if sampler not in SAMPLERS:
-            raise ValueError(f"unknown optuna sampler {sampler!r}; choose from {SAMPLERS}")
+        if sampler not in OPTUNA_STRATEGIES:
+            raise ValueError(f"unknown optuna sampler {sampler!r}; choose from {OPTUNA_STRATEGIES}")
         unknown = set(options) - set(OPTIONS)
         if unknown:
             raise ValueError(f"unknown {sampler} options {sorted(unknown)}; known: {sorted(OPTIONS)}")
