@@ -18,6 +18,7 @@ import argparse, json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wgmma_ptx import RANDOM_BF16X2, wgmma_asm
 
 # mode: (kernel, warpgroups active as a bit mask: 1 = value wg 0, 2 = value wg 1, 4 = scorer)
 MODES = {
@@ -39,10 +40,7 @@ __device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t s
   return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)((lbo & 0x3FFFF) >> 4) << 16) |
          ((uint64_t)((sbo & 0x3FFFF) >> 4) << 32) | ((uint64_t)swizzle << 62);
 }
-__device__ __forceinline__ uint32_t random_bf16x2(uint32_t i) {  // two bf16 in (-2, 2), never zero
-  i = i * 2654435761u + 0x9e3779b9u; i ^= i >> 15; i *= 2246822519u; i ^= i >> 13;
-  return (i & 0x807f807fu) | 0x3f803f80u;
-}
+RANDOM_BF16X2
 PRODUCT_FNS
 // BK-row tiles: score products m64nBKk16 over 36 k-steps (the last 8 with A from shared memory
 // unless ALL_RS), value products m64n256k16 over BK / 16 k-steps a value warpgroup
@@ -127,18 +125,11 @@ KERNELS = {"mix_32": (32, False, True, False), "mix_32_k": (32, False, False, Fa
 
 
 def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: int = 0) -> str:
-    """D[64 x n] (+)= A[64 x 16] B[16 x n]: A from registers or a descriptor, B a descriptor
-    (MN-major when trans_b); `first`: the accumulators written, not added to (scale-d 0)."""
-    regs = ",".join(f"%{i}" for i in range(n // 2))
-    outs = ", ".join(f'"{"=" if first else "+"}f"(d[{i}])' for i in range(n // 2))
-    a = ("{" + ",".join(f"%{n // 2 + i}" for i in range(4)) + "}") if a_regs else f"%{n // 2}"
-    b = f"%{n // 2 + 4}" if a_regs else f"%{n // 2 + 1}"
-    ins = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)' if a_regs else '"l"(da), "l"(db)'
+    """A device function of one product k-step (wgmma_ptx.wgmma_asm's), taking A's registers or
+    descriptor and B's descriptor."""
     args = "const uint32_t (&a)[4], uint64_t db" if a_regs else "uint64_t da, uint64_t db"
-    tail = "" if a_regs else f", {trans_b}"
     return (f"__device__ __forceinline__ void {name}(float (&d)[{n // 2}], {args}) {{\n"
-            f'  asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{{regs}}}, {a}, {b}, '
-            f'{0 if first else 1}, 1, 1, 0{tail};\\n" : {outs} : {ins});\n}}\n')
+            f"  {wgmma_asm(n, a_regs, first, trans_b)}\n}}\n")
 
 
 def kernel_source() -> str:
@@ -157,7 +148,8 @@ def kernel_source() -> str:
         f'extern "C" __global__ void __launch_bounds__(384, 1) {k}(long long* clocks, int tiles, int active, float* sink) {{\n'
         f"  mix<{bk}, {', '.join('true' if f else 'false' for f in flags)}>(clocks, tiles, active, sink);\n}}\n"
         for k, (bk, *flags) in KERNELS.items())
-    return KERNEL.replace("PRODUCT_FNS", "".join(fns)).replace("KERNELS", kernels)
+    return (KERNEL.replace("RANDOM_BF16X2", RANDOM_BF16X2, 1).replace("PRODUCT_FNS", "".join(fns))
+            .replace("KERNELS", kernels))
 
 
 def main():

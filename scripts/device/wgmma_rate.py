@@ -16,22 +16,11 @@ import argparse, json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wgmma_ptx import RANDOM_BF16X2, wgmma_asm
 
 WIDTHS = (32, 64, 128, 256)
 SOURCES = ("rs", "ss")
 PEAK_FLOP_PER_CYCLE = 4096  # bf16 dense, one SM
-
-
-def product_asm(n: int, source: str) -> str:
-    """The inline-PTX product D[64 x n] += A[64 x 16] * B[16 x n] of one k-step (B K-major)."""
-    regs = ", ".join(f"%{i}" for i in range(n // 2))
-    outs = ", ".join(f'"+f"(d[{i}])' for i in range(n // 2))
-    if source == "rs":
-        a = ", ".join(f"%{n // 2 + i}" for i in range(4))
-        return (f'asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{{regs}}}, {{{a}}}, '
-                f'%{n // 2 + 4}, 1, 1, 1, 0;\\n" : {outs} : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db));')
-    return (f'asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{{regs}}}, %{n // 2}, '
-            f'%{n // 2 + 1}, 1, 1, 1, 0, 0;\\n" : {outs} : "l"(da), "l"(db));')
 
 
 def kernel_source() -> str:
@@ -40,11 +29,7 @@ def kernel_source() -> str:
 __device__ __forceinline__ uint64_t sw128_desc(uint32_t addr) {  // 128-byte swizzle, 8-row groups of 1 KB
   return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
-__device__ __forceinline__ uint32_t random_bf16x2(uint32_t i) {  // two bf16 in (-2, 2), never zero
-  i = i * 2654435761u + 0x9e3779b9u; i ^= i >> 15; i *= 2246822519u; i ^= i >> 13;
-  return (i & 0x807f807fu) | 0x3f803f80u;
-}
-"""]
+""", RANDOM_BF16X2]
     for source in SOURCES:
         for n in WIDTHS:
             parts.append(f"""
@@ -72,7 +57,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) rate_{source}_{n}(long long
     for (int k = 0; k < 4; ++k) {{  // the four k-steps of a 64-dim block: +32 bytes each
       const uint64_t da = da0 + 2 * k, db = db0 + 2 * k;
       (void)da;
-      {product_asm(n, source)}
+      {wgmma_asm(n, source == "rs")}
     }}
     asm volatile("wgmma.commit_group.sync.aligned;\\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\\n" ::: "memory");
