@@ -12,12 +12,12 @@ RANDOM_BF16X2 = r"""__device__ __forceinline__ uint32_t random_bf16x2(uint32_t i
 def wgmma_asm(n: int, a_regs: bool, first: bool = False, trans_b: int = 0) -> str:
     """The asm statement of one k-step, D[64 x n] (+)= A[64 x 16] B[16 x n], bf16 in, fp32
     accumulators d[n / 2]: A from the registers a[4] or the descriptor da, B the descriptor db
-    (MN-major when trans_b, A from shared memory only); `first`: D written, not added to (scale-d 0)."""
+    (MN-major when trans_b); `first`: D written, not added to (scale-d 0)."""
     regs = ", ".join(f"%{i}" for i in range(n // 2))
     outs = ", ".join(f'"{"=" if first else "+"}f"(d[{i}])' for i in range(n // 2))
     a = ("{" + ", ".join(f"%{n // 2 + i}" for i in range(4)) + "}") if a_regs else f"%{n // 2}"
     b = f"%{n // 2 + 4}" if a_regs else f"%{n // 2 + 1}"
     ins = '"r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)' if a_regs else '"l"(da), "l"(db)'
-    tail = "" if a_regs else f", {trans_b}"
+    imms = f"1, 1, {trans_b}" if a_regs else f"1, 1, 0, {trans_b}"  # scale-a, scale-b, (trans-a,) trans-b
     return (f'asm volatile("wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 {{{regs}}}, {a}, {b}, '
-            f'{0 if first else 1}, 1, 1, 0{tail};\\n" : {outs} : {ins});')
+            f'{0 if first else 1}, {imms};\\n" : {outs} : {ins});')

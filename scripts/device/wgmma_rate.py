@@ -1,7 +1,8 @@
 """How fast the tensor cores take warpgroup products of each width: m64nNk16 bf16 wgmma issued back
 to back by 1, 2 or 3 warpgroups of one CTA on every SM, A from registers (RS, as the scorer's
 score products) or from shared memory (SS, as the value products), B from 128-byte-swizzled
-shared memory, fp32 accumulators. Per (N, A's source, warpgroups): the cycles between two products
+shared memory, K-major (and for the value products' m64n256k16 also MN-major, the rows read
+transposed), fp32 accumulators. Per (N, A's source, B's order, warpgroups): the cycles between two products
 of one warpgroup (clock64 around the loop, median over the CTAs) and the multiprocessor's rate in
 FLOP a cycle, against the 4096 of the bf16 peak (989 TFLOP/s at 1.83 GHz on 132 SMs).
 
@@ -20,20 +21,34 @@ from wgmma_ptx import RANDOM_BF16X2, wgmma_asm
 
 WIDTHS = (32, 64, 128, 256)
 SOURCES = ("rs", "ss")
+# the value products' shape beside them: m64n256k16 with B MN-major (the rows read transposed:
+# 64-column blocks of 64 rows, 8 KB apart), A from registers (P in registers) or shared memory
+TRANSPOSED = (("rs", 256), ("ss", 256))
+
+
+def kernels() -> list[tuple[str, str, int, int]]:
+    """(name, A's source, N, trans_b) of every kernel."""
+    return ([(f"rate_{a}_{n}", a, n, 0) for a in SOURCES for n in WIDTHS] +
+            [(f"rate_{a}_t_{n}", a, n, 1) for a, n in TRANSPOSED])
+
+
 PEAK_FLOP_PER_CYCLE = 4096  # bf16 dense, one SM
 
 
 def kernel_source() -> str:
-    """One kernel per (N, A's source): rate_<source>_<n>(clocks, iters, warpgroups, sink)."""
+    """One kernel per kernels() entry: <name>(clocks, iters, warpgroups, sink)."""
     parts = [r"""#include <stdint.h>
-__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr) {  // 128-byte swizzle, 8-row groups of 1 KB
-  return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)1 << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+// 128-byte swizzle, 8-row groups of 1 KB; lbo: K-major 16 (unused), MN-major the 64-column blocks' stride
+__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr, uint32_t lbo = 16) {
+  return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
 """, RANDOM_BF16X2]
-    for source in SOURCES:
-        for n in WIDTHS:
-            parts.append(f"""
-extern "C" __global__ void __launch_bounds__(384, 1) rate_{source}_{n}(long long* clocks, int iters, int warpgroups,
+    for name, source, n, trans_b in kernels():
+        # a k-step's B: the next 32 bytes of each row (K-major), or the next 16 rows (MN-major)
+        db0 = "sw128_desc(base + 64 * 128, 8192)" if trans_b else "sw128_desc(base + 64 * 128)"
+        step = 128 if trans_b else 2
+        parts.append(f"""
+extern "C" __global__ void __launch_bounds__(384, 1) {name}(long long* clocks, int iters, int warpgroups,
                                                                       float* sink) {{
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
@@ -44,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(384, 1) rate_{source}_{n}(long long
   const int wg = threadIdx.x >> 7;
   if (wg >= warpgroups) return;
   const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
-  const uint64_t da0 = sw128_desc(base), db0 = sw128_desc(base + 64 * 128);  // A: 64 rows, B: {n} rows, 64 dims
+  const uint64_t da0 = sw128_desc(base), db0 = {db0};  // A: 64 rows x 64 dims; B: {n} rows x 64 dims, or 64 x {n}
   uint32_t a[4];
   for (int i = 0; i < 4; ++i) a[i] = random_bf16x2(threadIdx.x * 4 + i);
   float d[{n // 2}];
@@ -54,10 +69,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) rate_{source}_{n}(long long
   const long long t0 = clock64();
   for (int it = 0; it < iters; ++it) {{
 #pragma unroll
-    for (int k = 0; k < 4; ++k) {{  // the four k-steps of a 64-dim block: +32 bytes each
-      const uint64_t da = da0 + 2 * k, db = db0 + 2 * k;
+    for (int k = 0; k < 4; ++k) {{  // four k-steps
+      const uint64_t da = da0 + 2 * k, db = db0 + {step} * k;
       (void)da;
-      {wgmma_asm(n, source == "rs")}
+      {wgmma_asm(n, source == "rs", trans_b=trans_b)}
     }}
     asm volatile("wgmma.commit_group.sync.aligned;\\n" ::: "memory");
     asm volatile("wgmma.wait_group.sync.aligned 1;\\n" ::: "memory");
@@ -88,25 +103,25 @@ def main():
     dev = torch.device("cuda", 0)
     module, sms, clocks, sink = per_sm_rig(kernel_source(), "wgmma_rate", dev)
     report = []
-    for source in SOURCES:
-        for n in WIDTHS:
-            smem = (64 + n) * 128 + 1024
-            for warpgroups in (1, 2, 3):
-                launch = lambda: module.launch(f"rate_{source}_{n}", (sms, 1, 1), 384, smem, clocks.data_ptr(),  # noqa: E731
-                                               np.int32(args.iters), np.int32(warpgroups), sink.data_ptr())
-                launch()  # warm (module and clocks)
-                clocks.zero_()
-                launch()
-                torch.cuda.synchronize()
-                assert torch.isfinite(sink).all(), "a product gave a non-finite accumulator"
-                c = clocks.view(sms, 3, 2).cpu()
-                cycles = [(c[s, w, 1] - c[s, w, 0]).item() / (args.iters * 4) for s in range(sms) for w in range(warpgroups)]
-                per_product = statistics.median(cycles)
-                rate = warpgroups * 2 * 64 * n * 16 / per_product
-                row = {"n": n, "a": source, "warpgroups": warpgroups, "cycles_per_product": round(per_product, 2),
-                       "flop_per_cycle_sm": round(rate), "of_peak": round(rate / PEAK_FLOP_PER_CYCLE, 3)}
-                report.append(row)
-                print(json.dumps(row), flush=True)
+    for name, source, n, trans_b in kernels():
+        smem = (64 + n) * 128 + 1024
+        for warpgroups in (1, 2, 3):
+            launch = lambda: module.launch(name, (sms, 1, 1), 384, smem, clocks.data_ptr(),  # noqa: E731
+                                           np.int32(args.iters), np.int32(warpgroups), sink.data_ptr())
+            launch()  # warm (module and clocks)
+            clocks.zero_()
+            launch()
+            torch.cuda.synchronize()
+            assert torch.isfinite(sink).all(), "a product gave a non-finite accumulator"
+            c = clocks.view(sms, 3, 2).cpu()
+            cycles = [(c[s, w, 1] - c[s, w, 0]).item() / (args.iters * 4) for s in range(sms) for w in range(warpgroups)]
+            per_product = statistics.median(cycles)
+            rate = warpgroups * 2 * 64 * n * 16 / per_product
+            row = {"n": n, "a": source, "b_mn_major": bool(trans_b), "warpgroups": warpgroups,
+                   "cycles_per_product": round(per_product, 2), "flop_per_cycle_sm": round(rate),
+                   "of_peak": round(rate / PEAK_FLOP_PER_CYCLE, 3)}
+            report.append(row)
+            print(json.dumps(row), flush=True)
     Path(os.environ.get("OUT", "/tmp"), "wgmma_rate.json").write_text(json.dumps(report, indent=1))
 
 
