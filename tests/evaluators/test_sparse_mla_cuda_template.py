@@ -20,6 +20,7 @@ from evaluators.cuda_compile import CompileAhead, compile_cuda
 from evaluators.sparse_mla_cuda import (SIBLING_WORDS, ContractError, LaunchContract, combine_threads, parse_contract,
                                         partial_buffers, query_map_arguments, split_grid, split_plan)
 from tests.scripts._device_script import load_device_script
+from tests.sparse_mla_source import merge_dispatch
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -412,9 +413,8 @@ def test_the_scorers_splits_of_whole_tiles_use_more_sms_and_merge_every_count_th
     assert plan(tiles, 1) == (32, 64)
     # the new counts go to merge_range (each thread holds all splits in flight) rather than the
     # item-range fallback, in the tile genome only
-    def dispatched(genes):
-        return {int(n) for n in re.findall(r"case (\d+): merge_(?:share|range)<", render(genes))}
-    assert {13, 22} <= dispatched(tiles_genes) and not {13, 22} & dispatched(pairs_genes)
+    assert {13, 22} <= merge_dispatch(render(tiles_genes)).keys()
+    assert not {13, 22} & merge_dispatch(render(pairs_genes)).keys()
     # the scorer takes an odd last tile alone; the value warpgroups gather and accumulate exactly
     # the tiles it scores (a pair's missing tile, gathered as invalid rows, only in pair splits)
     source = render(tiles_genes)
@@ -433,7 +433,7 @@ def test_the_scoring_warpgroup_joins_exactly_merge_ranges_split_counts(name):
     # count would wait on a barrier one warpgroup never reaches (a hang) or merge with a stride of
     # 384 over 256 threads (a third of the share never written)
     source = render(GENOMES[name])
-    cases = {int(n) for n in re.findall(r"case (\d+): merge_range<", source)}
+    cases = {n for n, merge in merge_dispatch(source).items() if merge == "range"}
     body = source[source.index("bool merged_by_range(int s) {"):]
     named = {int(n) for n in re.findall(r"s == (\d+)", body[:body.index("\n}")])}
     assert cases and named == cases, (cases, named)

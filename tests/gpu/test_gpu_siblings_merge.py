@@ -22,11 +22,11 @@ every call:
 
 from __future__ import annotations
 
-import re
 
 import pytest
 
 from tests.gpu._cuda_setup import TEMPLATE, load_cuda, load_entry, replay_checked, seesaw_params
+from tests.sparse_mla_source import merge_dispatch
 
 SCORER = {"SCHEDULE": "scorer", "TOPK_TILE": 32, "Q_LOAD": "tma", "PARTIALS": "bf16", "COMBINE": "siblings"}
 GENOMES = {
@@ -44,8 +44,7 @@ GENOMES = {
 def merged_counts(genes: dict) -> set[int]:
     """The split counts a genome's rendered merge dispatch takes with merge_share or merge_range
     (any other count above one takes the item-range fallback)."""
-    source = TEMPLATE.render(seesaw_params(**genes))
-    return {int(n) for n in re.findall(r"case (\d+): merge_(?:share|range)<", source)}
+    return set(merge_dispatch(TEMPLATE.render(seesaw_params(**genes))))
 
 
 def _rearmed(entry) -> bool:
