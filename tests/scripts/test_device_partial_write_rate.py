@@ -1,0 +1,32 @@
+"""scripts/device/partial_write_rate.py on a machine without a GPU: its kernels (one per way of
+moving a CTA's 64 KB of partials) build for sm_90a without spills, each with the memory
+instruction it is named for, on nonzero data."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from evaluators.cuda_compile import compile_cuda
+from tests.scripts._device_script import load_device_script
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+
+def test_every_mode_builds_without_spills_and_moves_64_kb_a_cta(tmp_path):
+    script = load_device_script("partial_write_rate.py")
+    source = script.kernel_source()
+    build = compile_cuda(source, tmp_path)
+    assert build.ok, build.log[-3000:]
+    assert {k.name for k in build.kernels} == set(script.MODES)
+    for k in build.kernels:
+        assert k.spill_store_bytes == 0 and k.spill_load_bytes == 0 and k.stack_bytes == 0, k
+    kernels = dict(re.findall(r'extern "C" __global__ void __launch_bounds__\(\d+, 1\) (\w+)\((.*?)\n}', source, re.S))
+    assert "red.global.add.noftz.v4.bf16x2" in kernels["red_bf16x2_v4"] and "red." not in kernels["store"]
+    assert "red.global.add.v4.f32" in kernels["red_f32_v4"] and "__ldcg" in kernels["load"]
+    assert all("fence.acq_rel.gpu" in body for body in kernels.values())  # each ends on the arrival's release
+    # 16-byte pieces: 64 KB a CTA over its threads (fp32 sums: twice the bytes)
+    assert script.BLOCK_BYTES == 64 * 512 * 2 and script.BLOCK_BYTES // 16 % script.THREADS == 0
+    assert "| 0x3c003c00u" in source  # the stored values: bf16 pairs of at least 2^-7, never zeros
