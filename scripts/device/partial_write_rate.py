@@ -2,7 +2,10 @@
 groups of 8 splits), 64 KB of one CTA's bf16 partials (64 heads x 512) each, in the ways a merge
 could move them:
 - store: each CTA stores its partials to its own rows (16-byte stores, as the epilogue does), then
-  a release (the arrival's fence);
+  a release (the arrival's fence); store_no_fence: the same without the release;
+- bulk_store: each CTA's threads write its partials into shared memory (16-byte stores), then 16
+  threads hand the copy engine 4 KB each (cp.async.bulk global <- shared), wait for the copies'
+  completion, and the release follows (after a proxy fence);
 - red_bf16x2_v4: each CTA adds its rows into its group's one output block in L2 (16-byte vector
   reductions, red.global.add.noftz.v4.bf16x2), then a release: the partials merged where they land,
   no load back;
@@ -22,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 CTAS, GROUP, THREADS = 128, 8, 256
 BLOCK_BYTES = 64 * 512 * 2  # one CTA's bf16 partials
-MODES = ("store", "red_bf16x2_v4", "red_f32_v4", "load")
+MODES = ("store", "store_no_fence", "bulk_store", "red_bf16x2_v4", "red_f32_v4", "load")
 
 
 def kernel_source() -> str:
@@ -38,6 +41,24 @@ __device__ __forceinline__ uint32_t pattern(uint32_t i) { uint32_t x = i * 26544
   uint4* dst = reinterpret_cast<uint4*>(own + (size_t)blockIdx.x * {BLOCK_BYTES});
   for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
     dst[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3)); }}""",
+        "store_no_fence": f"""
+  uint4* dst = reinterpret_cast<uint4*>(own + (size_t)blockIdx.x * {BLOCK_BYTES});
+  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
+    dst[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3)); }}""",
+        "bulk_store": f"""
+  extern __shared__ __align__(128) uint4 stage[];
+  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
+    stage[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3)); }}
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the copy engine reads what the threads wrote
+  __syncthreads();
+  if (threadIdx.x < 16) {{
+    const uint32_t src = (uint32_t)__cvta_generic_to_shared(stage) + threadIdx.x * 4096;
+    uint8_t* dst = own + (size_t)blockIdx.x * {BLOCK_BYTES} + threadIdx.x * 4096;
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], 4096;" :: "l"(dst), "r"(src) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    asm volatile("fence.proxy.async.global;" ::: "memory");
+  }}""",
         "red_bf16x2_v4": f"""
   uint4* dst = reinterpret_cast<uint4*>(group_out + (size_t)(blockIdx.x / {GROUP}) * {BLOCK_BYTES});
   for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
@@ -69,7 +90,7 @@ extern "C" __global__ void __launch_bounds__({THREADS}, 1) {mode}(uint8_t* own, 
 {body[mode]}
   __syncthreads();
   if (threadIdx.x == 0) {{
-    asm volatile("fence.acq_rel.gpu;" ::: "memory");  // the arrival's release: every store above performed
+    {"" if mode == "store_no_fence" else 'asm volatile("fence.acq_rel.gpu;" ::: "memory");'}  // the arrival's release: every store above performed
     stamps[2 * blockIdx.x] = t0;
     stamps[2 * blockIdx.x + 1] = now();
   }}
