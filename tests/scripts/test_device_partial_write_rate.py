@@ -9,20 +9,15 @@ import shutil
 
 import pytest
 
-from evaluators.cuda_compile import compile_cuda
-from tests.scripts._device_script import load_device_script
+from tests.scripts._device_script import build_without_spills, load_device_script
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 
 def test_every_mode_builds_without_spills_and_moves_64_kb_a_cta(tmp_path):
     script = load_device_script("partial_write_rate.py")
-    source = script.kernel_source()
-    build = compile_cuda(source, tmp_path)
-    assert build.ok, build.log[-3000:]
+    source, build = build_without_spills(script, tmp_path)
     assert {k.name for k in build.kernels} == set(script.MODES)
-    for k in build.kernels:
-        assert k.spill_store_bytes == 0 and k.spill_load_bytes == 0 and k.stack_bytes == 0, k
     kernels = dict(re.findall(r'extern "C" __global__ void __launch_bounds__\(\d+, 1\) (\w+)\((.*?)\n}', source, re.S))
     assert "red.global.add.noftz.v4.bf16x2" in kernels["red_bf16x2_v4"] and "red." not in kernels["store"]
     assert "red.global.add.v4.f32" in kernels["red_f32_v4"] and "__ldcg" in kernels["load"]
