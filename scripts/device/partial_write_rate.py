@@ -11,7 +11,9 @@ could move them:
   no load back;
 - red_f32_v4: the same into an fp32 block (128 KB a CTA: twice the bytes, exact sums);
 - load: each CTA loads an eighth of every sibling's block (64 KB, 16-byte loads, all in flight),
-  sums them and stores its 8 KB of output (the merge's share after the wait).
+  combines them (xor, a stand-in for the merge's weighted sum) and stores its 8 KB of output (the
+  merge's share after the wait).
+The stored values are wgmma_ptx's random nonzero bf16 pairs.
 Per mode: the nanoseconds (globaltimer) from a CTA's start to its release done, median and max over
 the CTAs, and the span from the first start to the last end; the median of 5 launches after a warm
 one. A diagnostic for the merge's design, never a figure of the method.
@@ -22,6 +24,7 @@ import json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wgmma_ptx import RANDOM_BF16X2
 
 CTAS, GROUP, THREADS = 128, 8, 256
 BLOCK_BYTES = 64 * 512 * 2  # one CTA's bf16 partials
@@ -32,23 +35,21 @@ def kernel_source() -> str:
     """One kernel per mode: <mode>(uint8_t* own, uint8_t* group_out, long long* stamps)."""
     head = r"""#include <stdint.h>
 __device__ __forceinline__ long long now() { long long t; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); return t; }
-__device__ __forceinline__ uint32_t pattern(uint32_t i) { uint32_t x = i * 2654435761u + 12345u; x ^= x >> 13;
-  return (x & 0x3f7f3f7fu) | 0x3c003c00u; }  // two bf16 in [2^-7, 1): finite, never zero
+""" + RANDOM_BF16X2 + r"""// the 16-byte piece i of a CTA's partials: four random bf16 pairs
+__device__ __forceinline__ uint4 piece(uint32_t i) {
+  return make_uint4(random_bf16x2(4 * i), random_bf16x2(4 * i + 1), random_bf16x2(4 * i + 2), random_bf16x2(4 * i + 3));
+}
 """
     chunks = BLOCK_BYTES // 16 // THREADS  # 16-byte pieces a thread
+    store = f"""
+  uint4* dst = reinterpret_cast<uint4*>(own + (size_t)blockIdx.x * {BLOCK_BYTES});
+  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x; dst[i] = piece(i); }}"""
     body = {
-        "store": f"""
-  uint4* dst = reinterpret_cast<uint4*>(own + (size_t)blockIdx.x * {BLOCK_BYTES});
-  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
-    dst[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3)); }}""",
-        "store_no_fence": f"""
-  uint4* dst = reinterpret_cast<uint4*>(own + (size_t)blockIdx.x * {BLOCK_BYTES});
-  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
-    dst[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3)); }}""",
+        "store": store,
+        "store_no_fence": store,
         "bulk_store": f"""
   extern __shared__ __align__(128) uint4 stage[];
-  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
-    stage[i] = make_uint4(pattern(4 * i), pattern(4 * i + 1), pattern(4 * i + 2), pattern(4 * i + 3)); }}
+  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x; stage[i] = piece(i); }}
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the copy engine reads what the threads wrote
   __syncthreads();
   if (threadIdx.x < 16) {{
@@ -61,13 +62,13 @@ __device__ __forceinline__ uint32_t pattern(uint32_t i) { uint32_t x = i * 26544
   }}""",
         "red_bf16x2_v4": f"""
   uint4* dst = reinterpret_cast<uint4*>(group_out + (size_t)(blockIdx.x / {GROUP}) * {BLOCK_BYTES});
-  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
-    asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {{%1, %2, %3, %4}};" :: "l"(dst + i), "r"(pattern(4 * i)),
-                 "r"(pattern(4 * i + 1)), "r"(pattern(4 * i + 2)), "r"(pattern(4 * i + 3)) : "memory"); }}""",
+  for (int j = 0; j < {chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x; const uint4 v = piece(i);
+    asm volatile("red.global.add.noftz.v4.bf16x2 [%0], {{%1, %2, %3, %4}};" :: "l"(dst + i), "r"(v.x), "r"(v.y), "r"(v.z),
+                 "r"(v.w) : "memory"); }}""",
         "red_f32_v4": f"""
   float4* dst = reinterpret_cast<float4*>(group_out + (size_t)(blockIdx.x / {GROUP}) * {2 * BLOCK_BYTES});
   for (int j = 0; j < {2 * chunks}; ++j) {{ const uint32_t i = j * {THREADS} + threadIdx.x;
-    asm volatile("red.global.add.v4.f32 [%0], {{%1, %2, %3, %4}};" :: "l"(dst + i), "f"(__uint_as_float(pattern(i))),
+    asm volatile("red.global.add.v4.f32 [%0], {{%1, %2, %3, %4}};" :: "l"(dst + i), "f"(__uint_as_float(random_bf16x2(i))),
                  "f"(0.5f), "f"(0.25f), "f"(0.125f) : "memory"); }}""",
         "load": f"""
   // an eighth of each sibling's block (the rows of this CTA's share), all loads in flight
@@ -122,7 +123,7 @@ def main():
         row = {"mode": mode, "cta_median_ns": statistics.median(r[0] for r in runs),
                "cta_max_ns": statistics.median(r[1] for r in runs), "span_ns": statistics.median(r[2] for r in runs),
                "runs": runs}
-        if mode == "red_bf16x2_v4":  # the sums of 8 CTAs' patterns, finite
+        if mode == "red_bf16x2_v4":  # the sums of 8 CTAs' random values, finite
             assert torch.isfinite(group_out.view(torch.bfloat16).float()).all()
         report.append(row)
         print(json.dumps({k: v for k, v in row.items() if k != "runs"}), flush=True)

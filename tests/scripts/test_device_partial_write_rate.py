@@ -26,4 +26,4 @@ def test_every_mode_builds_without_spills_and_moves_64_kb_a_cta(tmp_path):
     assert all(("fence.acq_rel.gpu" in body) == (name != "store_no_fence") for name, body in kernels.items())
     # 16-byte pieces: 64 KB a CTA over its threads (fp32 sums: twice the bytes)
     assert script.BLOCK_BYTES == 64 * 512 * 2 and script.BLOCK_BYTES // 16 % script.THREADS == 0
-    assert "| 0x3c003c00u" in source  # the stored values: bf16 pairs of at least 2^-7, never zeros
+    assert "| 0x3f803f80u" in source  # the stored values: random nonzero bf16, never zeros
