@@ -22,7 +22,6 @@ every call:
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.gpu._cuda_setup import TEMPLATE, load_cuda, load_entry, replay_checked, seesaw_params
