@@ -144,10 +144,29 @@ class Space:
         """Every valid genome's params, in the order of the genes' values (the order of
         ``itertools.product`` over the genes). A constraint is tested as soon as every gene it
         reads has a value, so a violated one prunes all the genomes below it at once."""
-        yield from self._walk(node_limit=None)
+        yield from self._walk(self.gene_names, node_limit=None)
 
-    def _walk(self, node_limit: int | None) -> Iterator[dict[str, Value]]:
-        names = self.gene_names
+    def _pruning_order(self) -> tuple[str, ...]:
+        """The genes in an order that lets the walk test constraints early: next, always the gene
+        that completes the most constraints with those already taken (then the one read by the most,
+        then the one of fewest values, then the declared order). A space whose constraints read
+        genes declared last prunes only at the walk's bottom in the declared order: the CUDA
+        template's space (70,720 valid genomes) took 2.7M steps so, 0.8M in this order."""
+        reads = [set(c.expr.names) for c in self.constraints]
+        order: list[str] = []
+        for _ in self.genes:
+            def rank(name: str) -> tuple[int, int, int, int]:
+                taken = set(order) | {name}
+                completes = sum(1 for r in reads if name in r and r <= taken)
+                return (-completes, -sum(1 for r in reads if name in r), len(self.gene(name).values),
+                        self.gene_names.index(name))
+            order.append(min((n for n in self.gene_names if n not in order), key=rank))
+        return tuple(order)
+
+    def _walk(self, names: tuple[str, ...], node_limit: int | None) -> Iterator[dict[str, Value]]:
+        """The valid genomes in the product order of the genes taken in the order `names` (each
+        yielded with its genes in the declared order)."""
+        genes = [self.gene(n) for n in names]
         due: list[list[Constraint]] = [[] for _ in names]  # constraints tested at each depth
         for c in self.constraints:
             due[max((names.index(n) for n in c.expr.names), default=0)].append(c)
@@ -163,9 +182,9 @@ class Space:
         def walk(depth: int) -> Iterator[dict[str, Value]]:
             nonlocal visited
             if depth == len(names):
-                yield dict(params)
+                yield {n: params[n] for n in self.gene_names}
                 return
-            for value in self.genes[depth].values:
+            for value in genes[depth].values:
                 visited += 1
                 if node_limit is not None and visited > node_limit:
                     raise _TooBig
@@ -177,12 +196,14 @@ class Space:
         yield from walk(0)
 
     def listed(self) -> list[dict[str, Value]] | None:
-        """Every valid genome (listed once, then kept), or None for a space too big to list (over
-        2M steps of the pruned walk); sample() and the strategies draw from it."""
+        """Every valid genome (listed once, then kept) in the order of valid_points(), or None for
+        a space too big to list (over 2M steps of the pruned walk in _pruning_order()); sample()
+        and the strategies draw from it."""
         cached = self.__dict__.get("_listed_cache", _UNLISTED)
         if cached is _UNLISTED:
             try:
-                cached = list(self._walk(node_limit=2_000_000))
+                cached = list(self._walk(self._pruning_order(), node_limit=2_000_000))
+                cached.sort(key=lambda p: tuple(g.index(p[g.name]) for g in self.genes))
             except _TooBig:
                 cached = None
             object.__setattr__(self, "_listed_cache", cached)  # a cache on a frozen dataclass
