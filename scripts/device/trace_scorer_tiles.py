@@ -71,10 +71,10 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      f"      if (tid == 256) kg_stamp(2 * j, {ev('p_published')});\n"
      f"      wg_wait0();\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('scores_done')});\n"
      f"      finish_tile(2 * j + 1, sb);\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('p_published')});\n"),
-    ("      await_p(t, m);\n      accumulate(t, m);\n",
+    ("      await_p(t, m);\n",
      f"      await_p(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_p_seen')});\n"
-     f"      if (tid == 128) kg_stamp(t, {ev('v1_p_seen')});\n"
-     f"      accumulate(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_issued')});\n"),
+     f"      if (tid == 128) kg_stamp(t, {ev('v1_p_seen')});\n"),
+    ("      accumulate(t, m);\n", f"      accumulate(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_issued')});\n"),
     ("        gather(u, ids_next);\n        load_ids(u + 1, ids_next);\n      }\n      wg_wait0();\n      pin_registers(o);\n",
      "        gather(u, ids_next);\n        load_ids(u + 1, ids_next);\n      }\n"
      f"      if (tid == 0) kg_stamp(t, {ev('v0_gathered')});\n      wg_wait0();\n      pin_registers(o);\n"

@@ -85,8 +85,7 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome, w
      "      async_proxy_fence();\n      wg_fence();\n      // k-step kk's"),
     ("    mbar_arrive(bar_done);\n", "    if (tid == 256) kg_ev[3] = kg_now();\n    mbar_arrive(bar_done);\n"),
     ("    int ids_next[PASSES];\n", "    if (tid == 0) kg_ev[4] = kg_now();\n    int ids_next[PASSES];\n"),
-    ("      await_p(t, m);\n      accumulate(t, m);\n",
-     "      await_p(t, m);\n      if (t == 0 && tid == 0) kg_ev[5] = kg_now();\n      accumulate(t, m);\n"),
+    ("      await_p(t, m);\n", "      await_p(t, m);\n      if (t == 0 && tid == 0) kg_ev[5] = kg_now();\n"),
     ("    mbar_wait(bar_done, 0);\n", "    mbar_wait(bar_done, 0);\n    if (tid == 0) kg_ev[6] = kg_now();\n"),
     ("  // tid < 256 here\n  }\n}\n", "  // tid < 256 here\n    if (tid == 0) kg_ev[7] = kg_now();\n  }\n}\n"),
 ]

@@ -690,14 +690,17 @@ def _timeline_script():
     return load_device_script("trace_timeline.py")
 
 
-@pytest.mark.parametrize("row_store, combine", [("threads", "separate"), ("bulk", "separate"),
-                                                ("threads", "siblings")])
-def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_path, row_store, combine):
+HELD = dict(VALUE_ISSUE="after_scores", FIRST_GATHER="pair_first", SPLIT_STEP="tile")
+
+
+@pytest.mark.parametrize("row_store, combine, extra", [("threads", "separate", {}), ("bulk", "separate", {}),
+                                                       ("threads", "siblings", {}), ("threads", "siblings", HELD)])
+def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_path, row_store, combine, extra):
     # scripts/device/trace_timeline.py places its stamps by the rendered text of the scorer, of the
     # combine kernel and of the siblings' wait: a template change that moves an anchor must fail
     # here, not on the GPU
     source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
-                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store, COMBINE=combine))
+                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store, COMBINE=combine, **extra))
     script = _timeline_script()
     traced = script.instrument(source, combine=combine)
     n = len(script.MAIN_EVENTS)
@@ -713,11 +716,12 @@ def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_p
     assert split.spill_store_bytes == 0 and split.registers == 168, build.log
 
 
-def test_the_scorer_tile_probes_find_every_event_and_build(tmp_path):
+@pytest.mark.parametrize("extra", [{}, HELD], ids=["at_p", "held"])
+def test_the_scorer_tile_probes_find_every_event_and_build(tmp_path, extra):
     # scripts/device/trace_scorer_tiles.py places its stamps by the rendered text of the scorer's
     # and the value warpgroups' loops: an anchor the template moved must fail here, not on the GPU
     source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
-                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, COMBINE="siblings"))
+                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, COMBINE="siblings", **extra))
     script = load_device_script("trace_scorer_tiles.py")
     traced = script.instrument(source)
     assert all(f"kg_stamp(t, {e})" in traced or f"kg_stamp(2 * j, {e})" in traced
