@@ -1,0 +1,13 @@
+# call 1: a pair's second tile's value products held until the next pair's scores are issued
+# (VALUE_ISSUE = after_scores), and the first pair gathered alone (FIRST_GATHER = pair_first),
+# beside sib and tile. Their GPU tests first (every split count the launcher makes); a failure
+# ends the call before the timing.
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
+D=docs/diagnostics/h200-session25-20261202
+timeout 150 python3 docs/diagnostics/h200-session21-20261201/prebuild.py $D/variants1.json
+grep -l "C75" results/in_graph/cubins/*/ptxas.log; grep -h "spill" results/in_graph/cubins/*/ptxas.log | sort | uniq -c
+timeout 200 python3 -m pytest -q -x tests/gpu/test_gpu_siblings_merge.py -k "held" > $OUT/call1-tests.log 2>&1
+rc=$?; tail -4 $OUT/call1-tests.log; [ $rc -ne 0 ] && { grep -E "assert|Error|error" $OUT/call1-tests.log | head -20; exit 1; }
+timeout 330 python3 scripts/device/time_in_graph.py $D/variants1.json --batches 1,2,4,5,6,7,8,64 > $OUT/call1-in_graph.log 2>&1
+mv $OUT/in_graph.json $OUT/call1-in_graph.json
+grep -v "^floor" $OUT/call1-in_graph.log | sed 's/one call a graph.*16 in a graph/16 in a graph/' | cut -c1-170
