@@ -2,8 +2,10 @@
 split CTA of the last of N calls in one graph (each call on its own inputs, as time_in_graph.py),
 taken by the scorer's thread (tile t's rows in, its scores done, its P published) and by the first
 thread of each value warpgroup (P(t) seen, its products issued, its tile u = t + 4 gathered, its
-products done). Per batch it prints, for each tile, the median over the CTAs of each stamp in
-cycles from the CTA's first instruction, and the medians of the gaps that make up a tile:
+products done). With VALUE_ISSUE held, a pair's second tile gathers tile u before its products, so
+its "gathered" stamp marks only the end of the products' issue. Per batch it prints, for each
+tile, the median over the CTAs of each stamp in cycles from the CTA's first instruction, and the
+medians of the gaps that make up a tile:
   rows_wait   the first tile of a pair: from the previous pair's last P published to the
               tile's rows found in (the second tile's rows are waited for while the first
               tile's scores are issued, so it has none)
@@ -75,10 +77,10 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      f"      await_p(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_p_seen')});\n"
      f"      if (tid == 128) kg_stamp(t, {ev('v1_p_seen')});\n"),
     ("      accumulate(t, m);\n", f"      accumulate(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_issued')});\n"),
-    ("        gather(u, ids_next);\n        load_ids(u + 1, ids_next);\n      }\n      wg_wait0();\n      pin_registers(o);\n",
-     "        gather(u, ids_next);\n        load_ids(u + 1, ids_next);\n      }\n"
+    ("      wg_wait0();\n      pin_registers(o);\n      mbar_arrive(bar_free + 8 * (t % BUFS));\n",
      f"      if (tid == 0) kg_stamp(t, {ev('v0_gathered')});\n      wg_wait0();\n      pin_registers(o);\n"
-     f"      if (tid == 0) kg_stamp(t, {ev('v0_done')});\n      if (tid == 128) kg_stamp(t, {ev('v1_done')});\n"),
+     f"      if (tid == 0) kg_stamp(t, {ev('v0_done')});\n      if (tid == 128) kg_stamp(t, {ev('v1_done')});\n"
+     "      mbar_arrive(bar_free + 8 * (t % BUFS));\n"),
 ]
 
 
