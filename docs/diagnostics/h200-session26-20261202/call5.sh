@@ -1,0 +1,2 @@
+# call 5: call 4's run folder (still on the warm machine) as one archive, and its summary.
+ls results/evolve-s26 | wc -l && python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site; tar --exclude=cubins --exclude='kernels*' --exclude=.lock -czf $OUT/evolve-s26.tgz -C results evolve-s26 && ls -la $OUT; python3 -m engine show results/evolve-s26 > $OUT/call4-show.log 2>&1; head -5 $OUT/call4-show.log
