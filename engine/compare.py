@@ -40,7 +40,7 @@ class Sweep:
         return min(v for v in self.objective.values() if v is not None)
 
     def coverage(self) -> float:
-        valid = len(self.space.all_valid_points())
+        valid = sum(1 for _ in self.space.valid_points())
         return len(self.objective) / valid if valid else 0.0
 
 

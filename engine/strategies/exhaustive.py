@@ -17,7 +17,7 @@ class ExhaustiveSweep:
     name = "exhaustive"
 
     def __init__(self, space: Space, seed: int):
-        self._order = space.all_valid_points()
+        self._order = list(space.valid_points())
         random.Random(seed).shuffle(self._order)
         self._next = 0
         self._done: set[str] = set()  # told genomes (a resumed run tells its earlier rows first)
