@@ -11,8 +11,10 @@ difference means. With --old (a former version of the template, e.g. from `git s
 REV:templates/sparse_mla.cu.j2`), each variant is timed with the old and the current template in
 turn. Every CUDA source is compiled first, in parallel, into the worker's cubin cache, so the
 serial worker spends no device time on nvcc. A variant that times out is not tried again, nor are
-later ones sharing its PIPELINE: a hung schedule would burn the timeout on each. Writes $OUT/NAME
-(default cuda_compare.json)."""
+later ones sharing its PIPELINE: a hung schedule would burn the timeout on each. With --reference,
+each repeat first times the PyTorch reference path (the problem's defaults) in the same worker, as
+the row named "pytorch reference", so that a table's PyTorch column comes from the same call.
+Writes $OUT/NAME (default cuda_compare.json)."""
 import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
@@ -37,6 +39,7 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
     ap.add_argument("--timeout-s", type=float, default=120)
     ap.add_argument("--old", type=Path, help="a former version of the template, timed beside the current one")
     ap.add_argument("--json", default="cuda_compare.json")
+    ap.add_argument("--reference", action="store_true", help="also time the PyTorch reference path, each repeat")
     args = ap.parse_args(argv)
     t = load_template(TEMPLATE)
     variants = (load_variants(args.variants, t) if args.variants
@@ -54,12 +57,16 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
     runner = WorkerRunner(kernels, Path("results/compare/worker.log"), device="cuda", timeout_s=args.timeout_s)
     runner.start()
     rows, hung = [], set()
+    reference = {("pytorch reference", "ref"): (t, None)} if args.reference else {}
     for rep in range(args.repeats):
-        for (name, label), (tv, src) in runs.items():
-            p = variants[name].params
-            if (label, p.get("PIPELINE")) in hung:
+        for (name, label), (tv, src) in {**reference, **runs}.items():
+            if src is None:  # the PyTorch reference path, on the problem's defaults
+                p, res = {}, runner.evaluate(tv.request(None, builtin="torch_reference"))
+            elif (label, variants[name].params.get("PIPELINE")) in hung:
                 continue
-            res = runner.evaluate(tv.request(src, p))
+            else:
+                p = variants[name].params
+                res = runner.evaluate(tv.request(src, p))
             if res["status"] == "timeout":
                 hung.add((label, p.get("PIPELINE")))
             wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
