@@ -51,14 +51,15 @@ def static_check_triton(source: str, entry: str) -> None:
         tree = ast.parse(source)
     except SyntaxError:
         return  # a syntax error is a compile error; the compile stage reports it
-    kernels = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and _is_jit(n)}
-    for node in ast.walk(tree):
+    nodes = list(ast.walk(tree))  # walked once: the walks were most of a check's time (0.1 s a Gluon genome)
+    kernels = {n.name for n in nodes if isinstance(n, ast.FunctionDef) and _is_jit(n)}
+    for node in nodes:
         _check_imports(node)
         _check_names(node)
     # Names bound by `from triton... import x` (gl, async_copy, warpgroup_mma, ...) are Triton's.
-    triton_names = {a.asname or a.name for n in ast.walk(tree)
+    triton_names = {a.asname or a.name for n in nodes
                     if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("triton") for a in n.names}
-    for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+    for fn in (n for n in nodes if isinstance(n, ast.FunctionDef)):
         if fn.name in kernels:
             _check_kernel_body(fn, kernels | triton_names)
         else:
