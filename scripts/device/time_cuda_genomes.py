@@ -57,24 +57,26 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
     runner = WorkerRunner(kernels, Path("results/compare/worker.log"), device="cuda", timeout_s=args.timeout_s)
     runner.start()
     rows, hung = [], set()
-    reference = {("pytorch reference", "ref"): (t, None)} if args.reference else {}
+
+    def record(rep, label, name, p, res):
+        wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
+        print(f"{rep} {label} {res['status']:<10} {name}: {json.dumps(wl)} {(res.get('error') or '')[:400]}",
+              flush=True)
+        rows.append({"rep": rep, "version": label, "name": name, "params": p, "status": res["status"],
+                     "resources": res.get("resources"), "workloads": res.get("workloads"),
+                     "error": res.get("error")})
+
     for rep in range(args.repeats):
-        for (name, label), (tv, src) in {**reference, **runs}.items():
-            if src is None:  # the PyTorch reference path, on the problem's defaults
-                p, res = {}, runner.evaluate(tv.request(None, builtin="torch_reference"))
-            elif (label, variants[name].params.get("PIPELINE")) in hung:
+        if args.reference:  # the PyTorch reference path, on the problem's defaults
+            record(rep, "ref", "pytorch reference", {}, runner.evaluate(t.request(None, builtin="torch_reference")))
+        for (name, label), (tv, src) in runs.items():
+            p = variants[name].params
+            if (label, p.get("PIPELINE")) in hung:
                 continue
-            else:
-                p = variants[name].params
-                res = runner.evaluate(tv.request(src, p))
+            res = runner.evaluate(tv.request(src, p))
             if res["status"] == "timeout":
                 hung.add((label, p.get("PIPELINE")))
-            wl = {w["name"]: round(w["median_us"], 1) for w in res.get("workloads") or []}
-            print(f"{rep} {label} {res['status']:<10} {name}: {json.dumps(wl)} {(res.get('error') or '')[:400]}",
-                  flush=True)
-            rows.append({"rep": rep, "version": label, "name": name, "params": p, "status": res["status"],
-                         "resources": res.get("resources"), "workloads": res.get("workloads"),
-                         "error": res.get("error")})
+            record(rep, label, name, p, res)
     runner.stop()
     Path(os.environ.get("OUT", "/tmp"), args.json).write_text(json.dumps(rows))
 
