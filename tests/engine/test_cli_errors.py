@@ -383,6 +383,18 @@ def test_evolve_fix_outside_the_space_names_it_and_writes_nothing(tmp_path, fix,
     assert not (tmp_path / "run").exists()
 
 
+def test_fix_values_are_read_as_the_genes_types():
+    # JSON first (false -> a bool gene's False, 8 -> an int), a bare word as a categorical value
+    from engine.cli import _fixed_genes
+
+    space = load_template(REPO / REAL_TEMPLATE).load_space()
+    fixed = _fixed_genes(space, ["MASK_INVALID_ROWS=false", "PROGRAM_SPLIT=heads", "NUM_WARPS=8"])
+    assert fixed == {"MASK_INVALID_ROWS": False, "PROGRAM_SPLIT": "heads", "NUM_WARPS": 8}
+    assert fixed["MASK_INVALID_ROWS"] is False and type(fixed["NUM_WARPS"]) is int
+    sliced = space.restrict(fixed)
+    assert sliced.default_params()["MASK_INVALID_ROWS"] is False
+
+
 def test_evolve_resume_with_another_slice_leaves_the_folder_untouched(tmp_path):
     template = load_template(REPO / REAL_TEMPLATE)
     run_dir = tmp_path / "run"

@@ -17,11 +17,9 @@ from evaluators.runner import WorkerRunner
 SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "templates" / "sparse_mla_small.triton.j2"
 
 
-@pytest.fixture()
-def runner(tmp_path):
-    r = WorkerRunner(tmp_path / "kernels", tmp_path / "worker.log", device="cpu", timeout_s=120)
-    yield r
-    r.stop()
+@pytest.fixture(scope="module")
+def runner(module_worker):
+    return module_worker("cpu", timeout_s=120)
 
 
 def run(run_dir: Path, runner, budget: int, resume: bool, strategy: str = "ga"):
@@ -36,11 +34,24 @@ def run(run_dir: Path, runner, budget: int, resume: bool, strategy: str = "ga"):
     return read_records(run_dir)
 
 
-def test_resume_continues_without_evaluating_any_genome_twice(tmp_path, runner):
-    run_dir = tmp_path / "run"
+@pytest.fixture(scope="module")
+def resumed_run(tmp_path_factory, runner):
+    """A GA run of budget 3, then resumed to budget 6: (its rows after each, its folder). The
+    tests below read different properties of the one run (each evaluation takes seconds)."""
+    run_dir = tmp_path_factory.mktemp("resumed") / "run"
     first = run(run_dir, runner, budget=3, resume=False)
-    assert [r["kind"] for r in first] == ["reference", "genome", "genome", "genome"]
     second = run(run_dir, runner, budget=6, resume=True)
+    return first, second, run_dir
+
+
+def test_the_budget_is_a_count_of_genome_evaluations(resumed_run):
+    first, second, _ = resumed_run
+    assert [r["kind"] for r in first] == ["reference", "genome", "genome", "genome"]
+    assert sum(r["kind"] == "genome" for r in second) == 6
+
+
+def test_resume_continues_without_evaluating_any_genome_twice(resumed_run):
+    first, second, run_dir = resumed_run
     genomes = [r for r in second if r["kind"] == "genome"]
     assert len(genomes) == 6
     assert len({r["genome_id"] for r in genomes}) == 6
@@ -50,8 +61,8 @@ def test_resume_continues_without_evaluating_any_genome_twice(tmp_path, runner):
     assert read_config(run_dir).template_hash == load_template(SMALL).content_hash
 
 
-def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(tmp_path, runner):
-    records = run(tmp_path / "run", runner, budget=5, resume=False)
+def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(resumed_run):
+    _, records, _ = resumed_run  # rows written before and after the resume
     genomes = [r for r in records if r["kind"] == "genome"]
     assert genomes[0]["operator"] == "default"
     assert genomes[0]["score"] == pytest.approx(1.0, abs=1e-12)
@@ -64,11 +75,6 @@ def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(
     told_ids = {r["genome_id"] for r in genomes}
     for r in genomes:
         assert set(r["parent_ids"]) <= told_ids
-
-
-def test_the_budget_is_a_count_of_genome_evaluations(tmp_path, runner):
-    records = run(tmp_path / "run", runner, budget=2, resume=False, strategy="random")
-    assert sum(r["kind"] == "genome" for r in records) == 2
 
 
 def test_a_harness_edited_during_the_run_stops_it_and_keeps_no_row_measured_by_it(tmp_path):
