@@ -50,7 +50,7 @@ def test_eval_prints_the_record_of_one_genome(tmp_path):
 
 def test_a_sweep_of_a_slice_stays_in_it_across_resume(tmp_path):
     # The slice is the CLI's and the loop's business, not the kernel's: the small fixture template
-    # (its 18 genomes evaluate in seconds under the interpreter) stands in for the real one here.
+    # (its 8 genomes evaluate in seconds under the interpreter) stands in for the real one here.
     out = tmp_path / "sweep"
     small = "tests/fixtures/templates/sparse_mla_small.triton.j2"
     first = engine("evolve", small, "--strategy", "exhaustive", "--budget", "1",
