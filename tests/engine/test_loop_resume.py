@@ -112,7 +112,7 @@ def test_a_harness_edited_during_the_run_stops_it_and_keeps_no_row_measured_by_i
     assert kinds == ["reference", "genome"]  # the third evaluation's row was never written
 
 
-def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(tmp_path):
+def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(tmp_path, runner):
     from engine.faults import FaultInjector, expected_statuses
     from evaluators.pool import RunnerPool
 
@@ -131,14 +131,12 @@ def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(
     # which turned an ok genome into a timeout row.
     pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / f"w{i}.log", device="cpu", timeout_s=120)
                        for i in range(2)])
-    single = WorkerRunner(tmp_path / "k1", tmp_path / "single.log", device="cpu", timeout_s=120)
     try:
         pool.start()
         both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 2, "cpu"))  # draws out_of_memory, crash
-        alone = run_with(single, tmp_path / "single")
+        alone = run_with(runner, tmp_path / "single")  # the module's one worker
     finally:
         pool.stop()
-        single.stop()
     assert all(r.served >= 2 for r in pool.runners)
     assert [r["attempt"] for r in both] == list(range(len(both)))
     injected = [r for r in both if r["kind"] == "injected"]
