@@ -46,7 +46,9 @@ TORCH_COMPUTE = frozenset({
 
 
 def static_check_triton(source: str, entry: str) -> None:
-    """Raise ``Rejection`` if the rendered Triton module does what a kernel template must not."""
+    """Raise ``Rejection`` if the rendered Triton module does what a kernel template must not.
+    The verdict never depends on a literal's value: the Gluon template's test guards one module a
+    shape (numbers erased) on that ground; a check that reads literals must change that test."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
