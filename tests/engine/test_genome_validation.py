@@ -375,6 +375,8 @@ def test_expression_rejects_attribute_access(text):
     "min(*A)",
     "max(A, key=abs)",
     "A & 1",
+    "A is 1",
+    "A is not None",
 ])
 def test_expression_rejects_other_node_types(text):
     with pytest.raises(ValueError):
@@ -398,6 +400,17 @@ def test_expression_supports_conditionals_membership_and_chained_comparison():
     assert expr.evaluate({"A": 4, "B": True})
     assert not expr.evaluate({"A": 5, "B": True})
     assert not expr.evaluate({"A": 16, "B": False})
+
+
+def test_a_variable_named_like_a_function_does_not_replace_it_and_a_missing_one_is_a_key_error():
+    # the expression is compiled and run by eval(): the whitelisted functions must stay the
+    # functions whatever the genes are called, and no builtin must be reachable
+    expr = Expression("min(A, 3) == 3")
+    assert expr.evaluate({"A": 5, "min": lambda *a: 0}) is True
+    with pytest.raises(KeyError, match="A"):
+        expr.evaluate({"B": 1})
+    with pytest.raises(KeyError, match="len"):
+        Expression("len == 1").evaluate({})
 
 
 def test_space_rejects_a_constraint_on_an_unknown_gene_naming_it():
