@@ -1,7 +1,7 @@
 """Whether the tensor cores can take the scorer schedule's mix of products at their full rate: one
 CTA an SM, warpgroup 2 issuing the score products of tiles in pairs (a 32-row tile: 36 m64n32k16,
 28 with A from registers and the last 8 from shared memory, as the kernel's scorer, or all 36 from
-registers, or on the tile's first block only; or 64-row tiles, m64n64k16), warpgroups 0 and 1 each a tile's value products
+registers, or on the tile's first block only, or only the first 8 from registers; or 64-row tiles, m64n64k16), warpgroups 0 and 1 each a tile's value products
 (m64n256k16, A = P, B = the rows read transposed, MN-major, as the kernel's `tnspB`, or the same
 bytes K-major). Each active warpgroup runs its own loop over the same rows (no hand-offs between
 them: the products alone). Per mode: each warpgroup's cycles per 32 rows (clock64, median over the
@@ -32,6 +32,8 @@ MODES = {
     "scores + two value wgs": ("mix_32", 7),
     "scores + two value wgs, every k-step A from registers": ("mix_32_rs", 7),
     "scores + two value wgs, 64-row tiles": ("mix_64", 7),
+    "scores alone, A from registers for 8 k-steps": ("mix_32_q2", 4),
+    "scores + two value wgs, A from registers for 8 k-steps": ("mix_32_q2", 7),
 }
 SCORE_CYCLES, VALUE_CYCLES = 576, 256  # a tile's products at the peak rate
 
@@ -42,9 +44,10 @@ __device__ __forceinline__ uint64_t desc(uint32_t addr, uint32_t lbo, uint32_t s
 }
 RANDOM_BF16X2
 PRODUCT_FNS
-// BK-row tiles: score products m64nBKk16 over 36 k-steps (the last 8 with A from shared memory
-// unless ALL_RS), value products m64n256k16 over BK / 16 k-steps a value warpgroup
-template <int BK, bool ALL_RS, bool TRANSPOSED, bool ONE_BLOCK>
+// BK-row tiles: score products m64nBKk16 over 36 k-steps (the first RS_STEPS with A from
+// registers, the rest from shared memory), value products m64n256k16 over BK / 16 k-steps a value
+// warpgroup
+template <int BK, int RS_STEPS, bool TRANSPOSED, bool ONE_BLOCK>
 __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, float* sink) {
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
@@ -67,7 +70,7 @@ __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, fl
       for (int kk = 0; kk < 36; ++kk) {
         const uint64_t db = desc(tile + (ONE_BLOCK ? 0 : (kk >> 2) * BLK) + (kk & 3) * 32, 16, 1024, 1);
         if (kk == 0) score_rs_first<BK>(d, a, db);
-        else if (ALL_RS || kk < 28) score_rs<BK>(d, a, db);
+        else if (kk < RS_STEPS) score_rs<BK>(d, a, db);
         else score_ss<BK>(d, desc(q + ((kk >> 2) & 1) * 8192 + (kk & 3) * 32, 16, 1024, 1), db);
       }
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
@@ -117,11 +120,14 @@ __device__ __forceinline__ void mix(long long* clocks, int tiles, int active, fl
 KERNELS
 """
 
-# kernel: (rows a tile, every score k-step with A from registers, value B transposed, every score
-# k-step on the tile's first block: B's 36 reads not walking its nine blocks)
-KERNELS = {"mix_32": (32, False, True, False), "mix_32_k": (32, False, False, False),
-           "mix_32_rs": (32, True, True, False), "mix_64": (64, False, True, False),
-           "mix_32_rs_one_block": (32, True, True, True)}
+# kernel: (rows a tile, score k-steps with A from registers (of 36: 28 as the kernel's scorer),
+# value B transposed, every score k-step on the tile's first block: B's 36 reads not walking its
+# nine blocks). mix_32_q2: A from registers for the first two query blocks only (8 k-steps), what
+# a scorer keeps in registers when two scorers share the register file beside the value
+# warpgroups (65,536 = 256 x 160 + 256 x 96): the rate two scorers' products could reach at most.
+KERNELS = {"mix_32": (32, 28, True, False), "mix_32_k": (32, 28, False, False),
+           "mix_32_rs": (32, 36, True, False), "mix_64": (64, 28, True, False),
+           "mix_32_rs_one_block": (32, 36, True, True), "mix_32_q2": (32, 8, True, False)}
 
 
 def product_fn(name: str, n: int, a_regs: bool, first: bool = False, trans_b: int = 0) -> str:
@@ -146,8 +152,8 @@ def kernel_source() -> str:
     fns.append(product_fn("value_k", 256, False, trans_b=0))
     kernels = "".join(
         f'extern "C" __global__ void __launch_bounds__(384, 1) {k}(long long* clocks, int tiles, int active, float* sink) {{\n'
-        f"  mix<{bk}, {', '.join('true' if f else 'false' for f in flags)}>(clocks, tiles, active, sink);\n}}\n"
-        for k, (bk, *flags) in KERNELS.items())
+        f"  mix<{bk}, {rs}, {', '.join('true' if f else 'false' for f in flags)}>(clocks, tiles, active, sink);\n}}\n"
+        for k, (bk, rs, *flags) in KERNELS.items())
     return (KERNEL.replace("RANDOM_BF16X2", RANDOM_BF16X2, 1).replace("PRODUCT_FNS", "".join(fns))
             .replace("KERNELS", kernels))
 
