@@ -144,9 +144,8 @@ class Space:
         """Every valid genome's params, in the order of the genes' values (the order of
         ``itertools.product`` over the genes): copies of listed() when the space lists (the CUDA
         template's space in about 3 s on a 2-core CI machine, where the walk in the declared gene
-        order took 17 s), else
-        that walk, lazily. A constraint is tested as soon as every gene it reads has a value, so a
-        violated one prunes all the genomes below it at once."""
+        order took 17 s), else that walk, lazily. A constraint is tested as soon as every gene it
+        reads has a value, so a violated one prunes all the genomes below it at once."""
         listed = self.listed()
         if listed is not None:
             yield from (dict(p) for p in listed)

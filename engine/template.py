@@ -113,9 +113,9 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
         raise UserError(f"{path}: front matter lacks {missing}")
     if meta["language"] not in LANGUAGES:
         raise UserError(f"{path}: language {meta['language']!r} is not one of {LANGUAGES}")
-    # Parse once here so a syntax error is reported before any genome is tried.
+    # Compiled here (and kept for the renders) so a syntax error is reported before any genome is tried.
     try:
-        _environment().parse(text)
+        _compiled(text)
     except jinja2.TemplateSyntaxError as exc:
         raise UserError(f"{path}:{exc.lineno}: template syntax error: {exc.message}") from None
     args = meta.get("problem_args", {})
