@@ -321,8 +321,12 @@ def test_a_constraint_that_fails_to_evaluate_excludes_its_genomes_from_the_walk(
     assert all(space.is_valid(p) for p in points)
 
 
-def test_sample_of_a_space_too_big_to_list_falls_back_to_rejection():
-    # 2^22 genomes: the walk stops after 2M steps and sample() draws by rejection instead
+def test_sample_of_a_space_too_big_to_list_falls_back_to_rejection(monkeypatch):
+    # 2^22 genomes: the walk stops at the step limit and sample() draws by rejection instead (the
+    # limit lowered from its 2M, which the walk took 10 s to reach, to 50,000)
+    import engine.genome
+
+    monkeypatch.setattr(engine.genome, "LIST_NODE_LIMIT", 50_000)
     genes = tuple(Gene(f"G{i}", "bool", (False, True), False) for i in range(22))
     space = Space("wide", genes, (Constraint(Expression("G0 or G1"), "one of the first two"),))
     assert space.listed() is None

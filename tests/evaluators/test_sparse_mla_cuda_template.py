@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template
-from evaluators.cuda_compile import CompileAhead, compile_cuda
+from evaluators.cuda_compile import CompileAhead
 from evaluators.sparse_mla_cuda import (SIBLING_WORDS, ContractError, LaunchContract, combine_threads, parse_contract,
                                         partial_buffers, query_map_arguments, split_grid, split_plan)
 from tests.scripts._device_script import load_device_script
@@ -691,42 +691,87 @@ def _timeline_script():
 
 
 HELD = dict(VALUE_ISSUE="after_scores", FIRST_GATHER="pair_first", SPLIT_STEP="tile")
+SCORER = dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32, GATHER_LANES=8,
+              PARTIALS="bf16", PDL=True)
+TIMELINE_CASES = [("threads", "separate", {}), ("bulk", "separate", {}), ("threads", "siblings", {}),
+                  ("threads", "siblings", HELD)]
+TILE_CASES = {"at_p": {}, "held": HELD}
+SEESAW_FORMATS = ["bf16", "fp8_656"]
 
 
-@pytest.mark.parametrize("row_store, combine, extra", [("threads", "separate", {}), ("bulk", "separate", {}),
-                                                       ("threads", "siblings", {}), ("threads", "siblings", HELD)])
-def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(tmp_path, row_store, combine, extra):
+def _probed_sources() -> dict:
+    """Each probe test's source as its device script instruments it: key -> text, or the exception
+    the instrumentation raised (an anchor the template moved), which the test then raises itself."""
+    makers = {}
+    for i, (row_store, combine, extra) in enumerate(TIMELINE_CASES):
+        makers["timeline", i] = lambda row_store=row_store, combine=combine, extra=extra: _timeline_script().instrument(
+            render(dict(SCORER, ROW_STORE=row_store, COMBINE=combine, **extra)), combine=combine)
+    for name, extra in TILE_CASES.items():
+        makers["tiles", name] = lambda extra=extra: load_device_script("trace_scorer_tiles.py").instrument(
+            render(dict(SCORER, COMBINE="siblings", **extra)))
+    for kv_format in SEESAW_FORMATS:
+        makers["seesaw", kv_format] = lambda kv_format=kv_format: _trace_script().instrument(
+            render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, TOPK_TILE=32, GATHER_LANES=8, KV_FORMAT=kv_format)))
+    out = {}
+    for key, make in makers.items():
+        try:
+            out[key] = make()
+        except Exception as exc:  # noqa: BLE001 - re-raised by the test of that key
+            out[key] = exc
+    return out
+
+
+@pytest.fixture(scope="module")
+def probe_builds(tmp_path_factory):
+    """The probe tests' instrumented sources, built by nvcc two at a time (one after the other
+    they took about a minute): key -> (traced source, build), or the instrumentation's exception."""
+    traced = _probed_sources()
+    ahead = CompileAhead(tmp_path_factory.mktemp("probed_cubins"), workers=2)
+    try:
+        for text in traced.values():
+            if isinstance(text, str):
+                ahead.submit(text)
+        return {key: text if not isinstance(text, str) else (text, ahead.result(text)) for key, text in traced.items()}
+    finally:
+        ahead.close()
+
+
+def _probed(probe_builds, key) -> tuple:
+    found = probe_builds[key]
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+@pytest.mark.parametrize("case", range(len(TIMELINE_CASES)),
+                         ids=[f"{r}-{c}-extra{i}" for i, (r, c, _) in enumerate(TIMELINE_CASES)])
+def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(probe_builds, case):
     # scripts/device/trace_timeline.py places its stamps by the rendered text of the scorer, of the
     # combine kernel and of the siblings' wait: a template change that moves an anchor must fail
     # here, not on the GPU
-    source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
-                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, ROW_STORE=row_store, COMBINE=combine, **extra))
+    combine = TIMELINE_CASES[case][1]
     script = _timeline_script()
-    traced = script.instrument(source, combine=combine)
+    traced, build = _probed(probe_builds, ("timeline", case))
     n = len(script.MAIN_EVENTS)
     own = [*range(8), script.MAIN_EVENTS.index("released")]  # the kernel's own events, then blockIdx
     assert all(f"kg_ev[{e}] =" in traced for e in [*own, n])
     siblings_events = [f"kg_tl_main[(size_t)kg_slot * {n + 1} + {e}] = kg_now();" for e in (8, 9)]
     assert all((e in traced) == (combine == "siblings") for e in siblings_events)
     assert traced.count("kg_tl_merge[(size_t)s *") == (len(script.MERGE_EVENTS) if combine == "separate" else 0)
-    build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]
     assert {k.name for k in build.kernels} >= {"sparse_mla_decode_split", "sparse_mla_decode_combine", "kg_tl_read"}
     split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
     assert split.spill_store_bytes == 0 and split.registers == 168, build.log
 
 
-@pytest.mark.parametrize("extra", [{}, HELD], ids=["at_p", "held"])
-def test_the_scorer_tile_probes_find_every_event_and_build(tmp_path, extra):
+@pytest.mark.parametrize("case", sorted(TILE_CASES))
+def test_the_scorer_tile_probes_find_every_event_and_build(probe_builds, case):
     # scripts/device/trace_scorer_tiles.py places its stamps by the rendered text of the scorer's
     # and the value warpgroups' loops: an anchor the template moved must fail here, not on the GPU
-    source = render(dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
-                         GATHER_LANES=8, PARTIALS="bf16", PDL=True, COMBINE="siblings", **extra))
     script = load_device_script("trace_scorer_tiles.py")
-    traced = script.instrument(source)
+    traced, build = _probed(probe_builds, ("tiles", case))
     assert all(f"kg_stamp(t, {e})" in traced or f"kg_stamp(2 * j, {e})" in traced
                for e in range(1, len(script.EVENTS) + 1))
-    build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]
     split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
     assert "kg_tiles_read" in {k.name for k in build.kernels}
@@ -762,14 +807,12 @@ def test_the_timeline_refuses_a_genome_it_has_no_probes_for(tmp_path):
         script.main([str(variants)])
 
 
-@pytest.mark.parametrize("kv_format", ["bf16", "fp8_656"])
-def test_the_seesaw_trace_probes_still_find_every_phase_and_build(tmp_path, kv_format):
+@pytest.mark.parametrize("kv_format", SEESAW_FORMATS)
+def test_the_seesaw_trace_probes_still_find_every_phase_and_build(probe_builds, kv_format):
     # scripts/device/trace_seesaw.py instruments the rendered kernel by its text: a template
     # change that moves an anchor must fail here, not leave a phase silently at zero on the GPU
-    source = render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, TOPK_TILE=32, GATHER_LANES=8, KV_FORMAT=kv_format))
-    traced = _trace_script().instrument(source)
+    traced, build = _probed(probe_builds, ("seesaw", kv_format))
     assert traced.count("kgp[") == 6 and traced.count("kgc[") == 13  # every probe of both warpgroup kinds
-    build = compile_cuda(traced, tmp_path)
     assert build.ok, build.log[-3000:]
 
 
