@@ -165,17 +165,34 @@ def render(genes: dict) -> str:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory):
-    """Every genome of GENOMES rendered and built by nvcc, two at a time: name -> (source, build)."""
-    cache = tmp_path_factory.mktemp("cubins")
-    sources = {name: render(genes) for name, genes in GENOMES.items()}
-    ahead = CompileAhead(cache, workers=2)
-    try:
-        for source in sources.values():
-            ahead.submit(source)
-        return {name: (source, ahead.result(source)) for name, source in sources.items()}
-    finally:
-        ahead.close()
+def module_sources() -> dict:
+    """Every source this module builds: GENOMES by name, the seesaw shapes, the probe tests'
+    instrumented sources (or the exception their instrumentation raised)."""
+    return {"genomes": {name: render(genes) for name, genes in GENOMES.items()},
+            "seesaw": {shape: render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, KV_FORMAT=shape[0],
+                                          TOPK_TILE=shape[1], GATHER_LANES=shape[2], NUM_SPLITS=4, COMBINE="fused"))
+                       for shape in SEESAW_SHAPES},
+            "probed": _probed_sources()}
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory, module_sources):
+    """One nvcc pool for the module, two at a time, every source submitted at once: each fixture
+    below waits only for its own, and the rest build while the tests before them run (three pools
+    one after another left a core idle at each one's end)."""
+    ahead = CompileAhead(tmp_path_factory.mktemp("cubins"), workers=2)
+    for group in module_sources.values():
+        for source in group.values():
+            if isinstance(source, str):
+                ahead.submit(source)
+    yield ahead
+    ahead.close()
+
+
+@pytest.fixture(scope="module")
+def builds(module_sources, compiler):
+    """Every genome of GENOMES rendered and built by nvcc: name -> (source, build)."""
+    return {name: (source, compiler.result(source)) for name, source in module_sources["genomes"].items()}
 
 
 def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
@@ -656,19 +673,9 @@ SEESAW_SHAPES = [(fmt, rows, lanes) for fmt in ("bf16", "fp8_656") for rows in (
 
 
 @pytest.fixture(scope="module")
-def seesaw_builds(tmp_path_factory):
+def seesaw_builds(module_sources, compiler):
     """Every shape of the seesaw kernel (cache format x tile rows x gather lanes), built by nvcc."""
-    cache = tmp_path_factory.mktemp("seesaw_cubins")
-    sources = {shape: render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, KV_FORMAT=shape[0], TOPK_TILE=shape[1],
-                                  GATHER_LANES=shape[2], NUM_SPLITS=4, COMBINE="fused"))
-               for shape in SEESAW_SHAPES}
-    ahead = CompileAhead(cache, workers=2)
-    try:
-        for source in sources.values():
-            ahead.submit(source)
-        return {shape: ahead.result(source) for shape, source in sources.items()}
-    finally:
-        ahead.close()
+    return {shape: compiler.result(source) for shape, source in module_sources["seesaw"].items()}
 
 
 @pytest.mark.parametrize("shape", SEESAW_SHAPES, ids=lambda s: f"{s[0]}-{s[1]}rows-{s[2]}lanes")
@@ -722,18 +729,12 @@ def _probed_sources() -> dict:
 
 
 @pytest.fixture(scope="module")
-def probe_builds(tmp_path_factory):
-    """The probe tests' instrumented sources, built by nvcc two at a time (one after the other
-    they took about a minute): key -> (traced source, build), or the instrumentation's exception."""
-    traced = _probed_sources()
-    ahead = CompileAhead(tmp_path_factory.mktemp("probed_cubins"), workers=2)
-    try:
-        for text in traced.values():
-            if isinstance(text, str):
-                ahead.submit(text)
-        return {key: text if not isinstance(text, str) else (text, ahead.result(text)) for key, text in traced.items()}
-    finally:
-        ahead.close()
+def probe_builds(module_sources, compiler):
+    """The probe tests' instrumented sources, built in the module's pool (one after the other, in
+    each test, they took about a minute): key -> (traced source, build), or the instrumentation's
+    exception."""
+    return {key: text if not isinstance(text, str) else (text, compiler.result(text))
+            for key, text in module_sources["probed"].items()}
 
 
 def _probed(probe_builds, key) -> tuple:
