@@ -723,7 +723,8 @@ def _probed_sources() -> dict:
     for key, make in makers.items():
         try:
             out[key] = make()
-        except Exception as exc:  # noqa: BLE001 - re-raised by the test of that key
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - re-raised by the test of that key (the scripts
+            # exit with the anchor they miss)
             out[key] = exc
     return out
 
