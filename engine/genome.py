@@ -70,7 +70,7 @@ class InvalidGenome(ValueError):
 
 
 # steps of the pruned walk after which a space counts as too big to list (sample() then draws by
-# rejection): the CUDA template's 71,780 genomes take about 0.8M
+# rejection); the CUDA template's space takes about 0.8M (docs/BENCHMARKS.md, twenty-fifth session)
 LIST_NODE_LIMIT = 2_000_000
 
 
