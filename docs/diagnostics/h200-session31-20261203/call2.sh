@@ -1,4 +1,4 @@
-# call 2 (with scorer-first-pair-groups.diff applied): the scorer's first pair scored group by group as its
+# call 2 (with scorer-arrival-groups.diff, then scorer-first-pair-groups.patch, applied): the scorer's first pair scored group by group as its
 # column blocks land (ARRIVAL_GROUPS = 3, 9), and the merged partials dropped from the L2 without write-back
 # (discard.global.L2, an edit of the rendered source after the siblings' merge), 16 calls in a graph.
 D=docs/diagnostics/h200-session31-20261203
