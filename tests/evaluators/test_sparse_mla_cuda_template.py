@@ -181,12 +181,14 @@ def compiler(tmp_path_factory, module_sources):
     below waits only for its own, and the rest build while the tests before them run (three pools
     one after another left a core idle at each one's end)."""
     ahead = CompileAhead(tmp_path_factory.mktemp("cubins"), workers=2)
-    for group in module_sources.values():
-        for source in group.values():
-            if isinstance(source, str):
-                ahead.submit(source)
-    yield ahead
-    ahead.close()
+    try:  # closed even when a submission raises (a fixture's teardown runs only after its yield)
+        for group in module_sources.values():
+            for source in group.values():
+                if isinstance(source, str):
+                    ahead.submit(source)
+        yield ahead
+    finally:
+        ahead.close()
 
 
 @pytest.fixture(scope="module")
@@ -711,6 +713,7 @@ PROBE_FAILURES = (Exception, SystemExit)
 def _probed_sources() -> dict:
     """Each probe test's source as its device script instruments it: key -> text, or the exception
     the instrumentation raised (an anchor the template moved), which the test then raises itself."""
+    # each maker loads its script itself: a script that fails to load then fails only its own tests
     makers = {}
     for i, (row_store, combine, extra) in enumerate(TIMELINE_CASES):
         makers["timeline", i] = lambda row_store=row_store, combine=combine, extra=extra: _timeline_script().instrument(
