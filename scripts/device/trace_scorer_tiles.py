@@ -68,11 +68,11 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
      "      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n"
      f"      if (tid == 256) kg_stamp(t, {ev('rows_in')});\n"
      "      async_proxy_fence();\n      wg_fence();\n      // k-step kk's"),
-    ("      wg_wait1();\n      finish_tile(2 * j, sa);\n      wg_wait0();\n      finish_tile(2 * j + 1, sb);\n",
-     f"      wg_wait1();\n      if (tid == 256) kg_stamp(2 * j, {ev('scores_done')});\n      finish_tile(2 * j, sa);\n"
+    ("      wg_wait1();\n      finish_tile(2 * j, sa, fa);\n      wg_wait0();\n      finish_tile(2 * j + 1, sb, fb);\n",
+     f"      wg_wait1();\n      if (tid == 256) kg_stamp(2 * j, {ev('scores_done')});\n      finish_tile(2 * j, sa, fa);\n"
      f"      if (tid == 256) kg_stamp(2 * j, {ev('p_published')});\n"
      f"      wg_wait0();\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('scores_done')});\n"
-     f"      finish_tile(2 * j + 1, sb);\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('p_published')});\n"),
+     f"      finish_tile(2 * j + 1, sb, fb);\n      if (tid == 256) kg_stamp(2 * j + 1, {ev('p_published')});\n"),
     ("      await_p(t, m);\n",
      f"      await_p(t, m);\n      if (tid == 0) kg_stamp(t, {ev('v0_p_seen')});\n"
      f"      if (tid == 128) kg_stamp(t, {ev('v1_p_seen')});\n"),

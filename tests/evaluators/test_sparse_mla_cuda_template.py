@@ -836,6 +836,17 @@ def test_merges_and_epilogues_take_the_hardwares_approximations(name):
     assert "__expf(" in source and "__fdividef(1.f, " in source
 
 
+@pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g.get("PIPELINE") == "seesaw"))
+def test_seesaw_tile_softmax_takes_one_mufu_exponential(name):
+    # exp2f keeps denormal results: a compare and two multiplies around each MUFU.EX2, on the path
+    # from a tile's scores to its P. ex2.approx.ftz is the MUFU alone (with the quad's shuffles behind
+    # a vote and trees for the maxima and sums: B=7-8 0.2-0.3 us and B=64 1.2 us faster on the H200,
+    # 16 calls in a graph, docs/BENCHMARKS.md, thirty-third session).
+    source = render(GENOMES[name])
+    assert "ex2.approx.ftz.f32" in source
+    assert "= ex2_ftz(s[j * 4 + 0] - m_use[0])" in source and "exp2f(s[" not in source
+
+
 def test_the_accurate_math_pattern_tells_the_functions_apart():
     assert ACCURATE_MATH.search("w = expf(l - m);") and ACCURATE_MATH.search("x = 1.f / l;")
     assert ACCURATE_MATH.search("m + logf(d)") and ACCURATE_MATH.search("(m + log2f(l))")
