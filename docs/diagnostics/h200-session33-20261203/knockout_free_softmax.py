@@ -12,16 +12,9 @@ import runpy
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-runpy.run_path(str(HERE.parent / "h200-session26-20261202" / "knockout_pair.py"))
-
-T = Path("templates/sparse_mla.cu.j2")
-S = Path("genomes/sparse_mla_cuda.toml")
-
-
-def edit(s: str, old: str, new: str) -> str:
-    assert s.count(old) == 1, old
-    return s.replace(old, new)
-
+# the pair knockout's edits first; its file names and its edit helper serve here too
+pair = runpy.run_path(str(HERE.parent / "h200-session26-20261202" / "knockout_pair.py"))
+T, S, edit = pair["T"], pair["S"], pair["edit"]
 
 t = T.read_text()
 t = edit(t, '''      const int buf = t % BUFS;

@@ -49,8 +49,10 @@ VOTE = [
 
 
 def local_fn(tree: bool, flags: bool = False) -> str:
-    body_tree = (
-        "  float v[2][BK / 4];\n"
+    # the scaling loop, each key kept (tree) or folded into the thread's maxima at once (chain)
+    keep = "        v[hf][j * 2 + e] = x;\n" if tree else "        tmax[hf] = fmaxf(tmax[hf], x);\n"
+    body = (
+        ("  float v[2][BK / 4];\n" if tree else "  tmax[0] = tmax[1] = -INFINITY;\n") +
         "#pragma unroll\n"
         "  for (int j = 0; j < BK / 8; ++j) {\n"
         "#pragma unroll\n"
@@ -59,35 +61,20 @@ def local_fn(tree: bool, flags: bool = False) -> str:
         "#pragma unroll\n"
         "      for (int hf = 0; hf < 2; ++hf) {\n"
         "        float& x = s[j * 4 + hf * 2 + e];\n"
-        "        x = fmaf(x, scale_log2, flag);\n"
-        "        v[hf][j * 2 + e] = x;\n"
-        "      }\n"
-        "    }\n"
-        "  }\n"
-        "#pragma unroll\n"
-        "  for (int hf = 0; hf < 2; ++hf) {\n"
-        "#pragma unroll\n"
-        "    for (int w = BK / 8; w >= 1; w /= 2)\n"
-        "#pragma unroll\n"
-        "      for (int i = 0; i < w; ++i) v[hf][i] = fmaxf(v[hf][i], v[hf][i + w]);\n"
-        "    tmax[hf] = v[hf][0];\n"
-        "  }\n")
-    body_chain = (
-        "  tmax[0] = tmax[1] = -INFINITY;\n"
-        "#pragma unroll\n"
-        "  for (int j = 0; j < BK / 8; ++j) {\n"
-        "#pragma unroll\n"
-        "    for (int e = 0; e < 2; ++e) {\n"
-        "      const float flag = mask[j * 8 + 2 * (lane & 3) + e];\n"
-        "#pragma unroll\n"
-        "      for (int hf = 0; hf < 2; ++hf) {\n"
-        "        float& x = s[j * 4 + hf * 2 + e];\n"
-        "        x = fmaf(x, scale_log2, flag);\n"
-        "        tmax[hf] = fmaxf(tmax[hf], x);\n"
+        "        x = fmaf(x, scale_log2, flag);\n" + keep +
         "      }\n"
         "    }\n"
         "  }\n")
-    body = body_tree if tree else body_chain
+    if tree:
+        body += (
+            "#pragma unroll\n"
+            "  for (int hf = 0; hf < 2; ++hf) {\n"
+            "#pragma unroll\n"
+            "    for (int w = BK / 8; w >= 1; w /= 2)\n"
+            "#pragma unroll\n"
+            "      for (int i = 0; i < w; ++i) v[hf][i] = fmaxf(v[hf][i], v[hf][i + w]);\n"
+            "    tmax[hf] = v[hf][0];\n"
+            "  }\n")
     if flags:
         body = body.replace("mask[j * 8 + 2 * (lane & 3) + e]", "flags[j * 2 + e]")
     mask_arg = "const float (&flags)[BK / 4]" if flags else "const float* mask"
