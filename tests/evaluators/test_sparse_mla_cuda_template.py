@@ -840,7 +840,7 @@ def test_merges_and_epilogues_take_the_hardwares_approximations(name):
 def test_seesaw_tile_softmax_takes_one_mufu_exponential(name):
     # exp2f keeps denormal results: a compare and two multiplies around each MUFU.EX2, on the path
     # from a tile's scores to its P. ex2.approx.ftz is the MUFU alone (with the quad's shuffles behind
-    # a vote and trees for the maxima and sums: B=7-8 0.2-0.3 us and B=64 1.2 us faster on the H200,
+    # a vote and trees for the maxima and sums: B=7-8 0.2-0.3 us and B=64 1.2-1.7 us faster on the H200,
     # 16 calls in a graph, docs/BENCHMARKS.md, thirty-third session).
     source = render(GENOMES[name])
     assert "ex2.approx.ftz.f32" in source
