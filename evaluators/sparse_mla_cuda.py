@@ -116,7 +116,12 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
     each CTA for the other splits of its head block, so its grid must be one wave: at most
     ``resident_ctas`` CTAs (the device's SMs times the kernel's CTAs an SM when not given); the
     launcher launches it cooperatively, so that the device never starts it on part of the GPU.
-    It also takes at most MAX_SIBLING_SPLITS, the most it merges in one round trip."""
+    It also takes at most MAX_SIBLING_SPLITS, the most it merges in one round trip.
+
+    Splits never cross from one (token, head block) into the next (stream-K): at B=7 such a plan
+    could give every CTA 7 tiles instead of 8, but a knockout of it (9 splits of 7 tiles, even
+    with rows dropped) was slower than 8 splits of 8 (H200; docs/BENCHMARKS.md, thirty-fourth
+    session)."""
     tiles = max(1, _cdiv(topk, contract.topk_tile))
     ctas = batch * (heads // contract.heads_per_cta) * contract.value_split
     if contract.num_splits == "auto":
