@@ -128,6 +128,14 @@ def runner(module_worker):
      "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings"},
     {"MMA": "wgmma", "PIPELINE": "seesaw", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8, "KV_FORMAT": "fp8_656",
      "PARTIALS": "bf16", "Q_LOAD": "tma", "ROW_STORE": "staged", "COMBINE": "siblings"},
+    # the scorer on FP8-656 rows (each value thread dequantizes the rows it copied), splits of whole
+    # tiles: one split (the ring goes round many times), and the siblings' merge with PDL
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "KV_FORMAT": "fp8_656", "NUM_SPLITS": 1, "PARTIALS": "bf16", "Q_LOAD": "tma", "SPLIT_STEP": "tile",
+     "FIRST_GATHER": "pair_first"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings",
+     "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
@@ -140,7 +148,8 @@ def runner(module_worker):
         "pingpong-64rows-q-tma-bulk-rows", "pingpong-64rows-groups9-fused", "pingpong-64rows-32-splits",
         "scorer-pdl", "scorer-one-split-bulk-rows", "scorer-fused", "scorer-32-splits",
         "scorer-staged-rows-pdl", "scorer-one-split-staged-rows", "seesaw-64rows-staged-rows-value-split",
-        "pingpong-32-splits-staged-rows", "scorer-siblings-pdl", "seesaw-fp8-siblings-staged-rows"])
+        "pingpong-32-splits-staged-rows", "scorer-siblings-pdl", "seesaw-fp8-siblings-staged-rows",
+        "scorer-fp8-one-split-tiles", "scorer-fp8-siblings-tiles-pdl"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]

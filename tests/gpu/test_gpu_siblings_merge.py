@@ -39,6 +39,14 @@ GENOMES = {
     "scorer-held-after-softmax-pair-first-tiles": {**SCORER, "PDL": True, "VALUE_ISSUE": "after_softmax",
                                                    "FIRST_GATHER": "pair_first", "SPLIT_STEP": "tile"},
     "lockstep-fp8-pdl": {"TOPK_TILE": 32, "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "COMBINE": "siblings", "PDL": True},
+    # the scorer on FP8-656 rows, each value thread dequantizing what it copied: pairs of tiles,
+    # all four first tiles at once; splits of whole tiles, the first pair alone, held tiles; the
+    # first tile alone (the first pair is dequantized before the first P all the same)
+    "scorer-fp8-pdl": {**SCORER, "KV_FORMAT": "fp8_656", "PDL": True},
+    "scorer-fp8-held-second-pair-first-tiles": {**SCORER, "KV_FORMAT": "fp8_656", "PDL": True,
+                                                "VALUE_ISSUE": "after_scores", "FIRST_GATHER": "pair_first",
+                                                "SPLIT_STEP": "tile"},
+    "scorer-fp8-tile-first": {**SCORER, "KV_FORMAT": "fp8_656", "PDL": True, "FIRST_GATHER": "tile_first"},
     "serial-wgmma": {"PIPELINE": "serial", "TOPK_TILE": 64, "GATHER_LANES": 4, "PARTIALS": "bf16",
                      "COMBINE": "siblings"},
     "serial-wgmma-32rows": {"PIPELINE": "serial", "TOPK_TILE": 32, "GATHER_LANES": 4, "PARTIALS": "bf16",

@@ -1,0 +1,18 @@
+# call 2: FP8-656 rows in the scorer schedule (each value thread copies a column block of a row,
+# raw, into the places its bf16 values take, and dequantizes it in place once it lands): first the
+# GPU tests of the new genomes (every split count the launcher makes, invalid and empty rows, the
+# graph timer), then 16 calls in a graph at ctx 128K beside the FP8 lockstep genome g and the bf16
+# small-batch genome, B=1-8 and 64.
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
+D=docs/diagnostics/h200-session35-20261203
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call2-machine.txt 2>&1
+T0=$(date +%s)
+timeout 150 python3 docs/diagnostics/h200-session21-20261201/prebuild.py $D/variants2.json > $OUT/call2-prebuild.log 2>&1; tail -6 $OUT/call2-prebuild.log
+for d in $(grep -o 'results/in_graph/cubins/[0-9a-f]*' $OUT/call2-prebuild.log); do echo $d $(grep -A2 "entry function 'sparse_mla_decode_split'" $d/ptxas.log | grep spill); done
+timeout 200 python3 -m pytest -q -p no:cacheprovider tests/gpu/test_gpu_siblings_merge.py tests/gpu/test_gpu_cuda_template.py -k "fp8" > $OUT/call2-gpu_tests.log 2>&1
+echo "gpu_tests rc $? $(( $(date +%s) - T0 )) s" >> $OUT/call2-machine.txt; tail -4 $OUT/call2-gpu_tests.log
+timeout $(( 570 - ($(date +%s) - T0) )) python3 scripts/device/time_in_graph.py $D/variants2.json --batches 1,2,4,5,6,7,8,64 > $OUT/call2-in_graph.log 2>&1
+echo "in_graph rc $? $(( $(date +%s) - T0 )) s" >> $OUT/call2-machine.txt
+mv $OUT/in_graph.json $OUT/call2-in_graph.json
+cat $OUT/call2-machine.txt
+grep -v "^floor" $OUT/call2-in_graph.log | sed 's/one call a graph.*16 in a graph/16 in a graph/' | cut -c1-170
