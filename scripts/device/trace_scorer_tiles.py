@@ -3,7 +3,9 @@ split CTA of the last of N calls in one graph (each call on its own inputs, as t
 taken by the scorer's thread (tile t's rows in, its scores done, its P published) and by the first
 thread of each value warpgroup (P(t) seen, its products issued, its tile u = t + 4 gathered, its
 products done). With VALUE_ISSUE held, a pair's second tile gathers tile u before its products, so
-its "gathered" stamp marks only the end of the products' issue. Per batch it prints, for each
+its "gathered" stamp marks only the end of the products' issue. On FP8-656 rows the first value
+thread also stamps, for the tile v it dequantizes, when its own copies of v are found in
+(v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). Per batch it prints, for each
 tile, the median over the CTAs of each stamp in cycles from the CTA's first instruction, and the
 medians of the gaps that make up a tile:
   rows_wait   the first tile of a pair: from the previous pair's last P published to the
@@ -34,7 +36,8 @@ from time_in_graph import calls_on_own_inputs
 MAX_CTAS = 512
 MAX_TILES = 64
 EVENTS = ["rows_in", "scores_done", "p_published", "v0_p_seen", "v0_issued", "v0_gathered", "v0_done",
-          "v1_p_seen", "v1_done"]
+          "v1_p_seen", "v1_done", "v0_copies_in", "v0_converted"]
+FP8_EVENTS = ("v0_copies_in", "v0_converted")  # stamped by tile v's dequantization, FP8-656 rows only
 NE = len(EVENTS) + 1  # slot 0 of a CTA's row 0: its first instruction
 
 HEADER = r"""
@@ -84,9 +87,20 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
 ]
 
 
+FP8_PROBES = [  # the value threads' dequantization of tile v (the scorer schedule on FP8-656 rows)
+    ("        default: wait_copies<4>(); break;\n      }\n      const uint32_t tile = tile_at(v);\n",
+     "        default: wait_copies<4>(); break;\n      }\n"
+     f"      if (tid == 0) kg_stamp(v, {ev('v0_copies_in')});\n      const uint32_t tile = tile_at(v);\n"),
+    ("      mbar_arrive(bar_full + 8 * (v % BUFS));\n    };\n",
+     f"      mbar_arrive(bar_full + 8 * (v % BUFS));\n      if (tid == 0) kg_stamp(v, {ev('v0_converted')});\n    }};\n"),
+]
+FP8_MARK = "auto convert = [&](int v, int later)"
+
+
 def instrument(source: str, what: str = "the source") -> str:
-    """The source with every probe placed; each anchor must occur exactly once."""
-    return place_probes(source, PROBES, what)
+    """The source with every probe placed (FP8's too where the scorer dequantizes); each anchor
+    must occur exactly once."""
+    return place_probes(source, PROBES + (FP8_PROBES if FP8_MARK in source else []), what)
 
 
 def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:

@@ -708,7 +708,8 @@ SCORER = dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOA
               PARTIALS="bf16", PDL=True)
 TIMELINE_CASES = [("threads", "separate", {}), ("bulk", "separate", {}), ("threads", "siblings", {}),
                   ("threads", "siblings", HELD)]
-TILE_CASES = {"at_p": {}, "held": HELD}
+TILE_CASES = {"at_p": {}, "held": HELD,
+              "fp8_at_p": {"KV_FORMAT": "fp8_656", "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first"}}
 SEESAW_FORMATS = ["bf16", "fp8_656"]
 # what a probe script raises on an anchor the template moved (SystemExit: it exits naming the anchor)
 PROBE_FAILURES = (Exception, SystemExit)
@@ -778,10 +779,15 @@ def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(probe
 def test_the_scorer_tile_probes_find_every_event_and_build(probe_builds, case):
     # scripts/device/trace_scorer_tiles.py places its stamps by the rendered text of the scorer's
     # and the value warpgroups' loops: an anchor the template moved must fail here, not on the GPU
+    # (FP8: the value threads' dequantization of each tile v is stamped as well, and only there)
     script = load_device_script("trace_scorer_tiles.py")
     traced, build = _probed(probe_builds, ("tiles", case))
-    assert all(f"kg_stamp(t, {e})" in traced or f"kg_stamp(2 * j, {e})" in traced
-               for e in range(1, len(script.EVENTS) + 1))
+    fp8 = TILE_CASES[case].get("KV_FORMAT") == "fp8_656"
+    for e, name in enumerate(script.EVENTS, start=1):
+        if name in script.FP8_EVENTS:
+            assert (f"kg_stamp(v, {e})" in traced) == fp8, name
+        else:
+            assert f"kg_stamp(t, {e})" in traced or f"kg_stamp(2 * j, {e})" in traced, name
     assert build.ok, build.log[-3000:]
     split = {k.name: k for k in build.kernels}["sparse_mla_decode_split"]
     assert "kg_tiles_read" in {k.name for k in build.kernels}
@@ -803,7 +809,7 @@ def test_the_scorer_tile_gaps_are_taken_between_the_right_stamps():
                 view[cta, t, script.ev(event)] = 2000 + 500 * t + 40 * cta + 100 * i
     tiles = script.per_tile(stamps, ctas=2)
     assert len(tiles) == 2  # no CTA stamped tile 2
-    assert tiles[0]["rows_in"] == 1020 and tiles[1]["v1_done"] == 1520 + 100 * (len(script.EVENTS) - 1)
+    assert tiles[0]["rows_in"] == 1020 and tiles[1]["v1_done"] == 1520 + 100 * script.EVENTS.index("v1_done")
     assert tiles[0]["gaps"] == {"rows_wait": 1020, "scores": 100, "softmax": 100, "p_to_value": 100, "values": 200}
     assert "rows_wait" not in tiles[1]["gaps"]  # the second tile's rows are waited for under the first's scores
 
