@@ -10,3 +10,5 @@ done
 # gather-free.cu.j2 (call 5) is a diff against the template as b52b92f left it
 git show b52b92f:templates/sparse_mla.cu.j2 > /tmp/sparse_mla-b52b92f.cu.j2
 patch -s -o $D/gather-free.cu.j2 /tmp/sparse_mla-b52b92f.cu.j2 < $D/gather-free.diff
+# predicated-stores.cu.j2 (call 6), likewise
+patch -s -o $D/predicated-stores.cu.j2 /tmp/sparse_mla-b52b92f.cu.j2 < $D/predicated-stores.diff
