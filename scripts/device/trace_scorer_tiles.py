@@ -5,9 +5,9 @@ thread of each value warpgroup (P(t) seen, its products issued, its tile u = t +
 products done). With VALUE_ISSUE held, a pair's second tile gathers tile u before its products, so
 its "gathered" stamp marks only the end of the products' issue. On FP8-656 rows the first value
 thread also stamps, for the tile v it dequantizes, when its own copies of v are found in
-(v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). Per batch it prints, for each
-tile, the median over the CTAs of each stamp in cycles from the CTA's first instruction, and the
-medians of the gaps that make up a tile:
+(v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). Per
+batch it prints, for each tile, the median over the CTAs of each stamp in cycles from the CTA's
+first instruction, and the medians of the gaps that make up a tile:
   rows_wait   the first tile of a pair: from the previous pair's last P published to the
               tile's rows found in (the second tile's rows are waited for while the first
               tile's scores are issued, so it has none)
@@ -94,13 +94,12 @@ FP8_PROBES = [  # the value threads' dequantization of tile v (the scorer schedu
     ("      mbar_arrive(bar_full + 8 * (v % BUFS));\n    };\n",
      f"      mbar_arrive(bar_full + 8 * (v % BUFS));\n      if (tid == 0) kg_stamp(v, {ev('v0_converted')});\n    }};\n"),
 ]
-FP8_MARK = "auto convert = [&](int v, int later)"
 
 
-def instrument(source: str, what: str = "the source") -> str:
-    """The source with every probe placed (FP8's too where the scorer dequantizes); each anchor
+def instrument(source: str, what: str = "the source", kv_format: str = "bf16") -> str:
+    """The source with every probe placed (on FP8-656 rows the dequantization's too); each anchor
     must occur exactly once."""
-    return place_probes(source, PROBES + (FP8_PROBES if FP8_MARK in source else []), what)
+    return place_probes(source, PROBES + (FP8_PROBES if kv_format == "fp8_656" else []), what)
 
 
 def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
@@ -136,7 +135,7 @@ def main(argv=None):
         args.variants,
         lambda params: None if params.get("SCHEDULE") == "scorer" else
         f"SCHEDULE = {params.get('SCHEDULE')}: the probes are placed in the scorer schedule's code only",
-        lambda variant, what: instrument(variant.render(), what))
+        lambda variant, what: instrument(variant.render(), what, variant.params["KV_FORMAT"]))
     import numpy as np
 
     dev = torch.device("cuda", 0)

@@ -725,7 +725,7 @@ def _probed_sources() -> dict:
             render(dict(SCORER, ROW_STORE=row_store, COMBINE=combine, **extra)), combine=combine)
     for name, extra in TILE_CASES.items():
         makers["tiles", name] = lambda extra=extra: load_device_script("trace_scorer_tiles.py").instrument(
-            render(dict(SCORER, COMBINE="siblings", **extra)))
+            render(dict(SCORER, COMBINE="siblings", **extra)), kv_format=extra.get("KV_FORMAT", "bf16"))
     for kv_format in SEESAW_FORMATS:
         makers["seesaw", kv_format] = lambda kv_format=kv_format: _trace_script().instrument(
             render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, TOPK_TILE=32, GATHER_LANES=8, KV_FORMAT=kv_format)))
