@@ -136,6 +136,14 @@ def runner(module_worker):
     {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
      "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings",
      "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first"},
+    # the same with adaptive pairs (a pair's second tile scored alone when its rows are late), and
+    # adaptive pairs of a pair split, on one split
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings",
+     "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first", "PAIRING": "adaptive"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "KV_FORMAT": "fp8_656", "NUM_SPLITS": 1, "PARTIALS": "bf16", "Q_LOAD": "tma", "FIRST_GATHER": "pair_first",
+     "PAIRING": "adaptive"},
 ], ids=["mma_sync-bf16", "mma_sync-fp8-fused", "wgmma-bf16", "wgmma-fp8-overlap", "seesaw-bf16",
         "seesaw-bf16-odd-tiles", "seesaw-fp8-fused-prefetch", "seesaw-bf16-cluster", "seesaw-bf16-partials",
         "mma_sync-fp8-fused-bf16-partials", "mma_sync-bf16-pdl", "seesaw-bf16-partials-pdl",
@@ -149,7 +157,8 @@ def runner(module_worker):
         "scorer-pdl", "scorer-one-split-bulk-rows", "scorer-fused", "scorer-32-splits",
         "scorer-staged-rows-pdl", "scorer-one-split-staged-rows", "seesaw-64rows-staged-rows-value-split",
         "pingpong-32-splits-staged-rows", "scorer-siblings-pdl", "seesaw-fp8-siblings-staged-rows",
-        "scorer-fp8-one-split-tiles", "scorer-fp8-siblings-tiles-pdl"])
+        "scorer-fp8-one-split-tiles", "scorer-fp8-siblings-tiles-pdl", "scorer-fp8-siblings-tiles-adaptive",
+        "scorer-fp8-one-split-pairs-adaptive"])
 def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     result = runner.evaluate(request(genes))
     assert result["status"] == "ok", result["error"]

@@ -47,6 +47,12 @@ GENOMES = {
                                                 "VALUE_ISSUE": "after_scores", "FIRST_GATHER": "pair_first",
                                                 "SPLIT_STEP": "tile"},
     "scorer-fp8-tile-first": {**SCORER, "KV_FORMAT": "fp8_656", "PDL": True, "FIRST_GATHER": "tile_first"},
+    # adaptive pairs (a pair's second tile scored alone when its rows are late): FP8 with splits of
+    # whole tiles, and bf16 with held tiles (the held tile's release on either path)
+    "scorer-fp8-adaptive-pair-first-tiles": {**SCORER, "KV_FORMAT": "fp8_656", "PDL": True, "FIRST_GATHER": "pair_first",
+                                             "SPLIT_STEP": "tile", "PAIRING": "adaptive"},
+    "scorer-adaptive-held-second-tiles": {**SCORER, "PDL": True, "VALUE_ISSUE": "after_scores", "SPLIT_STEP": "tile",
+                                          "PAIRING": "adaptive"},
     "serial-wgmma": {"PIPELINE": "serial", "TOPK_TILE": 64, "GATHER_LANES": 4, "PARTIALS": "bf16",
                      "COMBINE": "siblings"},
     "serial-wgmma-32rows": {"PIPELINE": "serial", "TOPK_TILE": 32, "GATHER_LANES": 4, "PARTIALS": "bf16",
