@@ -1,7 +1,8 @@
 """The CUDA template's e4m3 -> bf16 dequantization, run on the CPU: the functions between the
 rendered source's `// ---- e4m3 to bf16` and `// ---- e4m3 end` markers are host-and-device code,
 so nvcc builds them into a host program that checks every pair of e4m3 codes, times power-of-two
-scales from 2^-30 to 2^20 and a zero scale, against a
+scales from 2^-30 to 2^20 and a zero scale (a pair alone, and each pair of a word of four),
+against a
 decoding of the e4m3 bits written independently here. No GPU is needed; on the GPU the same
 functions run inside the kernel (the GPU tier checks the kernel's output)."""
 
@@ -56,11 +57,17 @@ int main() {
     for (uint32_t two = 0; two < 65536; ++two) {
       double lo, hi;
       if (!decode(two & 0xff, &lo) || !decode(two >> 8, &hi)) continue;
-      const uint32_t r = kg::e4m3x2_to_bf16x2_scaled(two, scale2);
-      ++checked;
-      if (bf16_value(r & 0xffff) != lo * scale || bf16_value(r >> 16) != hi * scale) {
-        if (++wrong <= 5) printf("two=%%04x scale=2^%%d: got %%g %%g want %%g %%g\n", two, k,
-                                 bf16_value(r & 0xffff), bf16_value(r >> 16), lo * scale, hi * scale);
+      // the pair alone, and as each pair of a word of four: every result the same two bf16
+      uint32_t r[3];
+      const uint32_t n = 3;
+      r[0] = kg::e4m3x2_to_bf16x2_scaled(two, scale2);
+      kg::e4m3x4_to_bf16x4_scaled(two | (two << 16), scale2, r[1], r[2]);
+      for (uint32_t j = 0; j < n; ++j) {
+        ++checked;
+        if (bf16_value(r[j] & 0xffff) != lo * scale || bf16_value(r[j] >> 16) != hi * scale) {
+          if (++wrong <= 5) printf("two=%%04x scale=2^%%d path %%u: got %%g %%g want %%g %%g\n", two, k, j,
+                                   bf16_value(r[j] & 0xffff), bf16_value(r[j] >> 16), lo * scale, hi * scale);
+        }
       }
     }
   }
@@ -86,13 +93,23 @@ def test_every_e4m3_pair_dequantizes_exactly_at_every_scale(tmp_path):
                            capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr[-3000:]
     run = subprocess.run([str(tmp_path / "check")], capture_output=True, text=True, timeout=300)
-    # 254 x 254 non-NaN pairs at 52 scales; any mismatch is printed before the count
-    assert run.stdout.strip().endswith(f"0 mismatches of {254 * 254 * 52}"), run.stdout
+    # 254 x 254 non-NaN pairs at 52 scales, three results each; any mismatch is printed before the count
+    assert run.stdout.strip().endswith(f"0 mismatches of {254 * 254 * 52 * 3}"), run.stdout
     assert run.returncode == 0
 
 
 def test_the_markers_hold_the_whole_conversion():
     text = snippet()
-    for name in ("e4m3x2_as_bf16x2_times_2m112", "bf16x2_mul", "scale_bf16x2", "e4m3x2_to_bf16x2_scaled"):
+    for name in ("e4m3x2_as_bf16x2_times_2m112", "bf16x2_mul", "scale_bf16x2", "e4m3x2_to_bf16x2_scaled",
+                 "e4m3x4_as_bf16x4_times_2m112", "e4m3x4_to_bf16x4_scaled"):
         assert f" {name}(" in text, name
-    assert "asm" not in text  # inline PTX would not build for the host
+    # inline PTX would not build for the host: only inside a device-only branch, whose #else holds
+    # the host's own code (the code this test runs)
+    host_text, rest = "", text
+    while "#ifdef __CUDA_ARCH__" in rest:
+        before, rest = rest.split("#ifdef __CUDA_ARCH__", 1)
+        device, rest = rest.split("#else", 1)
+        assert "#endif" in rest and "#if" not in device
+        host_text += before
+    host_text += rest
+    assert "asm" not in host_text
