@@ -5,8 +5,10 @@ thread of each value warpgroup (P(t) seen, its products issued, its tile u = t +
 products done). With VALUE_ISSUE held, a pair's second tile gathers tile u before its products, so
 its "gathered" stamp marks only the end of the products' issue. On FP8-656 rows the first value
 thread also stamps, for the tile v it dequantizes, when its own copies of v are found in
-(v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). Per
-batch it prints, for each tile, the median over the CTAs of each stamp in cycles from the CTA's
+(v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). With
+PAIRING = adaptive the scorer stamps a pair's scores and P on either of its paths (a pair scored
+tile by tile when its second tile's rows are late); a gap whose stamps are not both there (a lone
+last tile's scorer stamps) is left out. Per batch it prints, for each tile, the median over the CTAs of each stamp in cycles from the CTA's
 first instruction, and the medians of the gaps that make up a tile:
   rows_wait   the first tile of a pair: from the previous pair's last P published to the
               tile's rows found in (the second tile's rows are waited for while the first
@@ -87,6 +89,17 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
 ]
 
 
+ADAPTIVE_PROBES = [  # PAIRING = adaptive: the scores and P of a pair scored tile by tile (its unpaired path)
+    ("        flags_of(2 * j, fa);\n        wg_wait0();\n        finish_tile(2 * j, sa, fa);\n",
+     f"        flags_of(2 * j, fa);\n        wg_wait0();\n        if (tid == 256) kg_stamp(2 * j, {ev('scores_done')});\n"
+     f"        finish_tile(2 * j, sa, fa);\n        if (tid == 256) kg_stamp(2 * j, {ev('p_published')});\n"),
+    ("        flags_of(2 * j + 1, fb);\n        wg_wait0();\n        finish_tile(2 * j + 1, sb, fb);\n        continue;\n",
+     f"        flags_of(2 * j + 1, fb);\n        wg_wait0();\n        if (tid == 256) kg_stamp(2 * j + 1, {ev('scores_done')});\n"
+     f"        finish_tile(2 * j + 1, sb, fb);\n        if (tid == 256) kg_stamp(2 * j + 1, {ev('p_published')});\n"
+     "        continue;\n"),
+]
+
+
 FP8_PROBES = [  # the value threads' dequantization of tile v (the scorer schedule on FP8-656 rows)
     ("        default: wait_copies<4>(); break;\n      }\n      const uint32_t tile = tile_at(v);\n",
      "        default: wait_copies<4>(); break;\n      }\n"
@@ -96,10 +109,11 @@ FP8_PROBES = [  # the value threads' dequantization of tile v (the scorer schedu
 ]
 
 
-def instrument(source: str, what: str = "the source", kv_format: str = "bf16") -> str:
-    """The source with every probe placed (on FP8-656 rows the dequantization's too); each anchor
-    must occur exactly once."""
-    return place_probes(source, PROBES + (FP8_PROBES if kv_format == "fp8_656" else []), what)
+def instrument(source: str, what: str = "the source", kv_format: str = "bf16", pairing: str = "fixed") -> str:
+    """The source with every probe placed (on FP8-656 rows the dequantization's too, with adaptive
+    pairs the unpaired path's too); each anchor must occur exactly once."""
+    return place_probes(source, PROBES + (FP8_PROBES if kv_format == "fp8_656" else [])
+                        + (ADAPTIVE_PROBES if pairing == "adaptive" else []), what)
 
 
 def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
@@ -116,12 +130,15 @@ def per_tile(stamps: torch.Tensor, ctas: int) -> list[dict]:
             v = [x[ev(name)] - s for s, x, _ in per_cta if x[ev(name)]]
             if v:
                 tile[name] = statistics.median(v)
+        # a gap only where both of its stamps were taken (a lone last tile has no scorer stamps)
         gaps = {
             "rows_wait": [x[ev("rows_in")] - (p[ev("p_published")] if p else s) for s, x, p in per_cta
-                          if t % 2 == 0],
-            "scores": [x[ev("scores_done")] - x[ev("rows_in")] for s, x, _ in per_cta],
-            "softmax": [x[ev("p_published")] - x[ev("scores_done")] for s, x, _ in per_cta],
-            "p_to_value": [x[ev("v0_p_seen")] - x[ev("p_published")] for s, x, _ in per_cta if x[ev("v0_p_seen")]],
+                          if t % 2 == 0 and (p is None or p[ev("p_published")])],
+            "scores": [x[ev("scores_done")] - x[ev("rows_in")] for s, x, _ in per_cta if x[ev("scores_done")]],
+            "softmax": [x[ev("p_published")] - x[ev("scores_done")] for s, x, _ in per_cta
+                        if x[ev("p_published")] and x[ev("scores_done")]],
+            "p_to_value": [x[ev("v0_p_seen")] - x[ev("p_published")] for s, x, _ in per_cta
+                           if x[ev("v0_p_seen")] and x[ev("p_published")]],
             "values": [x[ev("v0_done")] - x[ev("v0_issued")] for s, x, _ in per_cta if x[ev("v0_done")]],
         }
         tile["gaps"] = {k: statistics.median(v) for k, v in gaps.items() if v}
@@ -135,7 +152,8 @@ def main(argv=None):
         args.variants,
         lambda params: None if params.get("SCHEDULE") == "scorer" else
         f"SCHEDULE = {params.get('SCHEDULE')}: the probes are placed in the scorer schedule's code only",
-        lambda variant, what: instrument(variant.render(), what, variant.params["KV_FORMAT"]))
+        lambda variant, what: instrument(variant.render(), what, variant.params["KV_FORMAT"],
+                                         variant.params["PAIRING"]))
     import numpy as np
 
     dev = torch.device("cuda", 0)

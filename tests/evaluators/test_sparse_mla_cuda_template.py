@@ -721,7 +721,9 @@ SCORER = dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOA
 TIMELINE_CASES = [("threads", "separate", {}), ("bulk", "separate", {}), ("threads", "siblings", {}),
                   ("threads", "siblings", HELD)]
 TILE_CASES = {"at_p": {}, "held": HELD,
-              "fp8_at_p": {"KV_FORMAT": "fp8_656", "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first"}}
+              "fp8_at_p": {"KV_FORMAT": "fp8_656", "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first"},
+              "fp8_adaptive": {"KV_FORMAT": "fp8_656", "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first",
+                               "PAIRING": "adaptive"}}
 SEESAW_FORMATS = ["bf16", "fp8_656"]
 # what a probe script raises on an anchor the template moved (SystemExit: it exits naming the anchor)
 PROBE_FAILURES = (Exception, SystemExit)
@@ -737,7 +739,8 @@ def _probed_sources() -> dict:
             render(dict(SCORER, ROW_STORE=row_store, COMBINE=combine, **extra)), combine=combine)
     for name, extra in TILE_CASES.items():
         makers["tiles", name] = lambda extra=extra: load_device_script("trace_scorer_tiles.py").instrument(
-            render(dict(SCORER, COMBINE="siblings", **extra)), kv_format=extra.get("KV_FORMAT", "bf16"))
+            render(dict(SCORER, COMBINE="siblings", **extra)), kv_format=extra.get("KV_FORMAT", "bf16"),
+            pairing=extra.get("PAIRING", "fixed"))
     for kv_format in SEESAW_FORMATS:
         makers["seesaw", kv_format] = lambda kv_format=kv_format: _trace_script().instrument(
             render(dict(MMA="wgmma", PIPELINE="seesaw", STAGES=2, TOPK_TILE=32, GATHER_LANES=8, KV_FORMAT=kv_format)))
@@ -791,10 +794,15 @@ def test_the_timeline_probes_find_every_event_of_a_scorer_genome_and_build(probe
 def test_the_scorer_tile_probes_find_every_event_and_build(probe_builds, case):
     # scripts/device/trace_scorer_tiles.py places its stamps by the rendered text of the scorer's
     # and the value warpgroups' loops: an anchor the template moved must fail here, not on the GPU
-    # (FP8: the value threads' dequantization of each tile v is stamped as well, and only there)
+    # (FP8: the value threads' dequantization of each tile v is stamped as well, and only there;
+    # adaptive pairs: a pair's scores and P on its unpaired path as well as on its paired one)
     script = load_device_script("trace_scorer_tiles.py")
     traced, build = _probed(probe_builds, ("tiles", case))
     fp8 = TILE_CASES[case].get("KV_FORMAT") == "fp8_656"
+    paths = 2 if TILE_CASES[case].get("PAIRING") == "adaptive" else 1
+    for name in ("scores_done", "p_published"):
+        for tile in ("2 * j", "2 * j + 1"):
+            assert traced.count(f"kg_stamp({tile}, {script.ev(name)})") == paths, (name, tile)
     for e, name in enumerate(script.EVENTS, start=1):
         if name in script.FP8_EVENTS:
             assert (f"kg_stamp(v, {e})" in traced) == fp8, name
@@ -824,6 +832,11 @@ def test_the_scorer_tile_gaps_are_taken_between_the_right_stamps():
     assert tiles[0]["rows_in"] == 1020 and tiles[1]["v1_done"] == 1520 + 100 * script.EVENTS.index("v1_done")
     assert tiles[0]["gaps"] == {"rows_wait": 1020, "scores": 100, "softmax": 100, "p_to_value": 100, "values": 200}
     assert "rows_wait" not in tiles[1]["gaps"]  # the second tile's rows are waited for under the first's scores
+    # a tile the scorer did not stamp (a lone last tile): no gap from its missing stamps
+    view[:, 1, script.ev("scores_done")] = 0
+    view[:, 1, script.ev("p_published")] = 0
+    gaps = script.per_tile(stamps, ctas=2)[1]["gaps"]
+    assert set(gaps) == {"values"} and gaps["values"] == 200
 
 
 def test_the_timeline_refuses_a_genome_it_has_no_probes_for(tmp_path):
