@@ -8,8 +8,9 @@ thread also stamps, for the tile v it dequantizes, when its own copies of v are 
 (v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). With
 PAIRING = adaptive the scorer stamps a pair's scores and P on either of its paths (a pair scored
 tile by tile when its second tile's rows are late); a gap whose stamps are not both there (a lone
-last tile's scorer stamps) is left out. Per batch it prints, for each tile, the median over the CTAs of each stamp in cycles from the CTA's
-first instruction, and the medians of the gaps that make up a tile:
+last tile's scorer stamps) is left out. Per batch it prints, for each tile, the median over the
+CTAs of each stamp in cycles from the CTA's first instruction, and the medians of the gaps that
+make up a tile:
   rows_wait   the first tile of a pair: from the previous pair's last P published to the
               tile's rows found in (the second tile's rows are waited for while the first
               tile's scores are issued, so it has none)

@@ -59,10 +59,9 @@ int main() {
       if (!decode(two & 0xff, &lo) || !decode(two >> 8, &hi)) continue;
       // the pair alone, and as each pair of a word of four: every result the same two bf16
       uint32_t r[3];
-      const uint32_t n = 3;
       r[0] = kg::e4m3x2_to_bf16x2_scaled(two, scale2);
       kg::e4m3x4_to_bf16x4_scaled(two | (two << 16), scale2, r[1], r[2]);
-      for (uint32_t j = 0; j < n; ++j) {
+      for (uint32_t j = 0; j < 3; ++j) {
         ++checked;
         if (bf16_value(r[j] & 0xffff) != lo * scale || bf16_value(r[j] >> 16) != hi * scale) {
           if (++wrong <= 5) printf("two=%%04x scale=2^%%d path %%u: got %%g %%g want %%g %%g\n", two, k, j,
