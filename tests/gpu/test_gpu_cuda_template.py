@@ -166,6 +166,29 @@ def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
     assert len(result["workloads"]) == 12 and all(w["median_us"] > 0 for w in result["workloads"])
 
 
+ADAPTIVE_VOTE = "      if (!all_warps(mbar_test("
+FORCED_PATHS = {"paired": "      if (false && !all_warps(mbar_test(", "unpaired": "      if (true || !all_warps(mbar_test("}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", sorted(FORCED_PATHS))
+@pytest.mark.parametrize("genes", [
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "KV_FORMAT": "fp8_656", "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings",
+     "SPLIT_STEP": "tile", "FIRST_GATHER": "pair_first", "PAIRING": "adaptive"},
+    {"MMA": "wgmma", "PIPELINE": "seesaw", "SCHEDULE": "scorer", "TOPK_TILE": 32, "STAGES": 2, "GATHER_LANES": 8,
+     "PARTIALS": "bf16", "PDL": True, "Q_LOAD": "tma", "COMBINE": "siblings", "SPLIT_STEP": "tile",
+     "FIRST_GATHER": "pair_first", "VALUE_ISSUE": "after_scores", "PAIRING": "adaptive"},
+], ids=["fp8-at-p", "bf16-held"])
+def test_adaptive_pairs_are_correct_on_either_path(runner, genes, path):
+    # which path a pair of adaptive pairs takes depends on when its rows land: each is forced here
+    # in turn (every pair of the call on it), so that both are verified whatever the timing
+    source = TEMPLATE.render({**SPACE.default_params(), **genes})
+    assert source.count(ADAPTIVE_VOTE) == 1
+    result = runner.evaluate(request(genes, source=source.replace(ADAPTIVE_VOTE, FORCED_PATHS[path]), bench=False))
+    assert result["status"] == "ok", result["error"]
+
+
 @pytest.mark.gpu
 def test_a_cuda_kernel_that_writes_out_of_bounds_is_an_illegal_address_and_the_worker_goes_on(runner):
     source = TEMPLATE.render(SPACE.default_params())
