@@ -7,10 +7,11 @@ its "gathered" stamp marks only the end of the products' issue. On FP8-656 rows 
 thread also stamps, for the tile v it dequantizes, when its own copies of v are found in
 (v0_copies_in) and when it has dequantized them and arrived on v's barrier (v0_converted). With
 PAIRING = adaptive the scorer stamps a pair's scores and P on either of its paths (a pair scored
-tile by tile when its second tile's rows are late); a gap whose stamps are not both there (a lone
-last tile's scorer stamps) is left out. Per batch it prints, for each tile, the median over the
-CTAs of each stamp in cycles from the CTA's first instruction, and the medians of the gaps that
-make up a tile:
+tile by tile when its second tile's rows are late); there a pair's first "rows in" stamp, and
+both on the paired path, mark the scores' issue (their rows were found in before it); a gap
+whose stamps are not both there (a lone last tile's scorer stamps) is left out. Per batch it
+prints, for each tile, the median over the CTAs of each stamp in cycles from the CTA's first
+instruction, and the medians of the gaps that make up a tile:
   rows_wait   the first tile of a pair: from the previous pair's last P published to the
               tile's rows found in (the second tile's rows are waited for while the first
               tile's scores are issued, so it has none)
@@ -69,9 +70,9 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome
                                                                       ctas=MAX_CTAS, ne=NE)),
     ("  allow_dependent_launch();\n  static_assert(HPC == 64",
      "  allow_dependent_launch();\n  if (threadIdx.x == 0) kg_stamp(0, 0);\n  static_assert(HPC == 64"),
-    ("      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
+    ("      if (wait) mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
      "      // k-step kk's",
-     "      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n"
+     "      if (wait) mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n"
      f"      if (tid == 256) kg_stamp(t, {ev('rows_in')});\n"
      "      async_proxy_fence();\n      wg_fence();\n      // k-step kk's"),
     ("      wg_wait1();\n      finish_tile(2 * j, sa, fa);\n      wg_wait0();\n      finish_tile(2 * j + 1, sb, fb);\n",

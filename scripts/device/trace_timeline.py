@@ -79,9 +79,9 @@ PROBES = [  # (anchor, replacement) in the rendered source of a scorer genome, w
      "  }\n\n  if (wg == 2) {"),
     ("    mbar_wait(bar_q, 0);\n    // this warp's 16 heads",
      "    mbar_wait(bar_q, 0);\n    if (tid == 256) kg_ev[1] = kg_now();\n    // this warp's 16 heads"),
-    ("      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
+    ("      if (wait) mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      async_proxy_fence();\n      wg_fence();\n"
      "      // k-step kk's",
-     "      mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      if (t == 0 && tid == 256) kg_ev[2] = kg_now();\n"
+     "      if (wait) mbar_wait(bar_full + 8 * (t % BUFS), (t / BUFS) & 1);\n      if (t == 0 && tid == 256) kg_ev[2] = kg_now();\n"
      "      async_proxy_fence();\n      wg_fence();\n      // k-step kk's"),
     ("    mbar_arrive(bar_done);\n", "    if (tid == 256) kg_ev[3] = kg_now();\n    mbar_arrive(bar_done);\n"),
     ("    int ids_next[PASSES];\n", "    if (tid == 0) kg_ev[4] = kg_now();\n    int ids_next[PASSES];\n"),
