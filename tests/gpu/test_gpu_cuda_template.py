@@ -167,7 +167,11 @@ def test_cuda_genomes_verify_and_time_under_graph_replay(runner, genes):
 
 
 ADAPTIVE_VOTE = "      if (!all_warps(mbar_test("
-FORCED_PATHS = {"paired": "      if (false && !all_warps(mbar_test(", "unpaired": "      if (true || !all_warps(mbar_test("}
+# the paired path issues both tiles' scores without waiting again (the vote saw both in): forced,
+# it waits for the second tile's rows itself first
+FORCED_PATHS = {"paired": "      mbar_wait(bar_full + 8 * ((2 * j + 1) % BUFS), ((2 * j + 1) / BUFS) & 1);\n"
+                          "      if (false && !all_warps(mbar_test(",
+                "unpaired": "      if (true || !all_warps(mbar_test("}
 
 
 @pytest.mark.gpu
