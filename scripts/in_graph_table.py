@@ -1,0 +1,83 @@
+"""The Markdown tables docs/BENCHMARKS.md takes from scripts/device/time_in_graph.py's reports: one
+table per report, a row per variant in the report's order, a column per workload, each cell the
+per-call median and IQR in us ("11.06 (0.07)"). Copying the figures by hand let slips into the
+record; this prints them as measured.
+
+A variant any of whose checks at a workload was not "ok" (the one-call figure's or any of the
+in-graph calls') gets its cell marked "NOT OK: <first failing check>": a wrong kernel's time is
+no figure.
+
+Usage: python3 scripts/in_graph_table.py REPORT.json [REPORT.json ...] [--one-call]
+(--one-call: the one-call-a-graph figures instead of the in-graph ones)
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+class ReportError(Exception):
+    pass
+
+
+def load_report(path: Path) -> dict:
+    """The report at `path`, with its "variants" map checked; a ReportError names the file and
+    what is wrong."""
+    try:
+        report = json.loads(path.read_text())
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot read it: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}") from None
+    variants = report.get("variants") if isinstance(report, dict) else None
+    if not isinstance(variants, dict) or not variants:
+        raise ReportError(f"{path}: no 'variants' map of time_in_graph.py's form in it")
+    return report
+
+
+def cell(path: Path, name: str, workload: str, figures: dict, key: str) -> str:
+    try:
+        t = figures[key]
+        text = f"{t['median_us']:.2f} ({t['iqr_us']:.2f})"
+        checks = [figures["one_call_check"], *figures["checks"]]
+    except (KeyError, TypeError) as exc:
+        raise ReportError(f"{path}: variant {name!r}, workload {workload!r}: field {exc} missing") from None
+    bad = [c for c in checks if c != "ok"]
+    return f"NOT OK: {bad[0]}" if bad else text
+
+
+def table(path: Path, report: dict, key: str) -> str:
+    """One report's table: the workloads of its first variant as the columns (`b4_ctx128k` ->
+    B=4 when every workload shares one context, else the workload's name)."""
+    variants = report["variants"]
+    workloads = list(next(iter(variants.values())))
+    contexts = {w.split("_", 1)[1] if "_" in w else w for w in workloads}
+    heads = [f"B={w.split('_')[0][1:]}" if len(contexts) == 1 and w.startswith("b") else w for w in workloads]
+    lines = ["| genome | " + " | ".join(heads) + " |", "|---|" + "---|" * len(workloads)]
+    for name, per_workload in variants.items():
+        missing = [w for w in workloads if w not in per_workload]
+        if missing:
+            raise ReportError(f"{path}: variant {name!r} has no figures at {missing[0]!r}")
+        lines.append(f"| {name} | " + " | ".join(cell(path, name, w, per_workload[w], key) for w in workloads) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("reports", nargs="+", type=Path)
+    ap.add_argument("--one-call", action="store_true", help="the one-call-a-graph figures")
+    args = ap.parse_args(argv)
+    key = "one_call" if args.one_call else "in_graph"
+    try:
+        tables = [table(p, load_report(p), key) for p in args.reports]
+    except ReportError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print("\n\n".join(tables))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
