@@ -14,26 +14,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
-
-class ReportError(Exception):
-    pass
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from engine.errors import UserError  # noqa: E402
 
 
 def load_report(path: Path) -> dict:
-    """The report at `path`, with its "variants" map checked; a ReportError names the file and
+    """The report at `path`, with its "variants" map checked; a UserError names the file and
     what is wrong."""
     try:
         report = json.loads(path.read_text())
     except OSError as exc:
-        raise ReportError(f"{path}: cannot read it: {exc.strerror}") from None
+        raise UserError(f"{path}: cannot read it: {exc.strerror}") from None
     except json.JSONDecodeError as exc:
-        raise ReportError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}") from None
+        raise UserError(f"{path}: not JSON: {exc.msg} at line {exc.lineno}") from None
     variants = report.get("variants") if isinstance(report, dict) else None
     if not isinstance(variants, dict) or not variants:
-        raise ReportError(f"{path}: no 'variants' map of time_in_graph.py's form in it")
+        raise UserError(f"{path}: no 'variants' map of time_in_graph.py's form in it")
     return report
 
 
@@ -43,7 +43,7 @@ def cell(path: Path, name: str, workload: str, figures: dict, key: str) -> str:
         text = f"{t['median_us']:.2f} ({t['iqr_us']:.2f})"
         checks = [figures["one_call_check"], *figures["checks"]]
     except (KeyError, TypeError) as exc:
-        raise ReportError(f"{path}: variant {name!r}, workload {workload!r}: field {exc} missing") from None
+        raise UserError(f"{path}: variant {name!r}, workload {workload!r}: field {exc} missing") from None
     bad = [c for c in checks if c != "ok"]
     return f"NOT OK: {bad[0]}" if bad else text
 
@@ -59,7 +59,7 @@ def table(path: Path, report: dict, key: str) -> str:
     for name, per_workload in variants.items():
         missing = [w for w in workloads if w not in per_workload]
         if missing:
-            raise ReportError(f"{path}: variant {name!r} has no figures at {missing[0]!r}")
+            raise UserError(f"{path}: variant {name!r} has no figures at {missing[0]!r}")
         lines.append(f"| {name} | " + " | ".join(cell(path, name, w, per_workload[w], key) for w in workloads) + " |")
     return "\n".join(lines)
 
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     key = "one_call" if args.one_call else "in_graph"
     try:
         tables = [table(p, load_report(p), key) for p in args.reports]
-    except ReportError as exc:
+    except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print("\n\n".join(tables))
