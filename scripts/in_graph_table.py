@@ -5,9 +5,11 @@ record; this prints them as measured.
 
 A variant any of whose checks at a workload was not "ok" (the one-call figure's or any of the
 in-graph calls') gets its cell marked "NOT OK: <first failing check>": a wrong kernel's time is
-no figure.
+no figure. A knockout, a variant wrong by design (a part of the kernel left out to bound what it
+costs), is named with --knockout: its cells keep their time, marked "wrong" where a check failed as
+it should and "checks ok" where none did (a knockout that knocked nothing out is no bound either).
 
-Usage: python3 scripts/in_graph_table.py REPORT.json [REPORT.json ...] [--one-call]
+Usage: python3 scripts/in_graph_table.py REPORT.json [REPORT.json ...] [--one-call] [--knockout NAME ...]
 (--one-call: the one-call-a-graph figures instead of the in-graph ones)
 """
 from __future__ import annotations
@@ -37,7 +39,7 @@ def load_report(path: Path) -> dict:
     return report
 
 
-def cell(path: Path, name: str, workload: str, figures: dict, key: str) -> str:
+def cell(path: Path, name: str, workload: str, figures: dict, key: str, knockout: bool = False) -> str:
     try:
         t = figures[key]
         text = f"{t['median_us']:.2f} ({t['iqr_us']:.2f})"
@@ -45,10 +47,12 @@ def cell(path: Path, name: str, workload: str, figures: dict, key: str) -> str:
     except (KeyError, TypeError) as exc:
         raise UserError(f"{path}: variant {name!r}, workload {workload!r}: field {exc} missing") from None
     bad = [c for c in checks if c != "ok"]
+    if knockout:
+        return f"{text}, {'wrong' if bad else 'checks ok'}"
     return f"NOT OK: {bad[0]}" if bad else text
 
 
-def table(path: Path, report: dict, key: str) -> str:
+def table(path: Path, report: dict, key: str, knockouts: frozenset[str] = frozenset()) -> str:
     """One report's table: the workloads of its first variant as the columns (`b4_ctx128k` ->
     B=4 when every workload shares one context, else the workload's name)."""
     variants = report["variants"]
@@ -60,7 +64,8 @@ def table(path: Path, report: dict, key: str) -> str:
         missing = [w for w in workloads if w not in per_workload]
         if missing:
             raise UserError(f"{path}: variant {name!r} has no figures at {missing[0]!r}")
-        lines.append(f"| {name} | " + " | ".join(cell(path, name, w, per_workload[w], key) for w in workloads) + " |")
+        lines.append(f"| {name} | " + " | ".join(cell(path, name, w, per_workload[w], key, name in knockouts)
+                                                 for w in workloads) + " |")
     return "\n".join(lines)
 
 
@@ -68,10 +73,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("reports", nargs="+", type=Path)
     ap.add_argument("--one-call", action="store_true", help="the one-call-a-graph figures")
+    ap.add_argument("--knockout", action="append", default=[], metavar="NAME",
+                    help="a variant wrong by design: its times shown, marked (repeatable)")
     args = ap.parse_args(argv)
     key = "one_call" if args.one_call else "in_graph"
+    knockouts = frozenset(args.knockout)
     try:
-        tables = [table(p, load_report(p), key) for p in args.reports]
+        reports = [(p, load_report(p)) for p in args.reports]
+        named = set().union(*(r["variants"] for _, r in reports))
+        unknown = sorted(knockouts - named)
+        if unknown:
+            raise UserError(f"--knockout {unknown[0]!r}: no variant of that name in "
+                            + ", ".join(str(p) for p, _ in reports))
+        tables = [table(p, r, key, knockouts) for p, r in reports]
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 """scripts/in_graph_table.py on real report files, run as a subprocess: the cells are the reports'
-medians and IQRs, a variant with a failing check is marked in every cell where it failed, and a
-malformed report is refused with its file named."""
+medians and IQRs, a variant with a failing check is marked in every cell where it failed (a named
+knockout keeps its times, marked), and a malformed report or an unknown knockout is refused with
+its file or name given."""
 
 from __future__ import annotations
 
@@ -82,3 +83,18 @@ def test_malformed_reports_are_refused_with_the_file_named(tmp_path):
         assert str(path) in proc.stderr, (name, proc.stderr)
     assert "'in_graph'" in run(tmp_path / "no_figure.json").stderr
     assert "'w'" in run(tmp_path / "uneven.json").stderr and "'b1_ctx128k'" in run(tmp_path / "uneven.json").stderr
+
+
+def test_a_named_knockout_keeps_its_times_marked_and_an_unknown_name_is_refused(tmp_path):
+    path = tmp_path / "in_graph.json"
+    path.write_text(json.dumps({"variants": {
+        "as is": {"b1_ctx128k": figures(11.04, 0.05), "b8_ctx128k": figures(21.45, 0.06)},
+        "no rope (wrong)": {"b1_ctx128k": figures(10.5, 0.04, checks=("ok", "out: 7 of 8 elements out of tolerance")),
+                            "b8_ctx128k": figures(21.2, 0.07)}}}))
+    proc = run(path, "--knockout", "no rope (wrong)")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2:] == ["| as is | 11.04 (0.05) | 21.45 (0.06) |",
+                                            "| no rope (wrong) | 10.50 (0.04), wrong | 21.20 (0.07), checks ok |"]
+    unknown = run(path, "--knockout", "no rope")
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    assert "'no rope'" in unknown.stderr and str(path) in unknown.stderr
