@@ -158,6 +158,17 @@ GENOMES = {
                                             HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
                                             NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16",
                                             ROW_STORE="staged"),
+    # i8 partials: the bf16 small-batch genome and the FP8 adaptive scorer
+    "scorer_bf16_siblings_i8_tiles_held": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="bf16",
+                                               HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32,
+                                               STAGES=2, GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="siblings",
+                                               PARTIALS="i8", PDL=True, Q_LOAD="tma", SPLIT_STEP="tile",
+                                               FIRST_GATHER="pair_first", VALUE_ISSUE="after_scores"),
+    "scorer_fp8_siblings_i8_adaptive": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", KV_FORMAT="fp8_656",
+                                            HEADS_PER_CTA=64, HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2,
+                                            GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="i8",
+                                            PDL=True, Q_LOAD="tma", SPLIT_STEP="tile", FIRST_GATHER="pair_first",
+                                            PAIRING="adaptive"),
     "wgmma_bf16_siblings_16splits": dict(MMA="wgmma", KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
                                          THREADS=256, TOPK_TILE=64, STAGES=2, NUM_SPLITS=16, COMBINE="siblings",
                                          PARTIALS="bf16"),
@@ -218,7 +229,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert values("KV_FORMAT") == {"bf16", "fp8_656"}
     assert values("HEADS_PER_WARP") == {16, 32}
     assert values("COMBINE") == {"separate", "fused", "cluster", "siblings"}
-    assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16"}
+    assert {g.get("PARTIALS", "fp32") for g in GENOMES.values()} == {"fp32", "bf16", "i8"}
     assert {g.get("PDL", False) for g in GENOMES.values()} == {False, True}
     assert {g.get("VALUE_SPLIT", 1) for g in GENOMES.values()} == {1, 2}
     assert {g.get("ARRIVAL_GROUPS", 1) for g in GENOMES.values()} == {1, 3, 9}
@@ -292,10 +303,12 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     staged = GENOMES[name].get("ROW_STORE") == "staged"
     assert ("stmatrix.sync.aligned.m8n8.x4.shared.b16" in source) == staged
     assert ("write_rows_staged(o," in source) == staged
-    # the partials' type is the one the launch line tells the host to allocate
-    bf16_partials = GENOMES[name].get("PARTIALS") == "bf16"
-    assert contract.partials == ("bf16" if bf16_partials else "fp32")
-    assert ("using PartT = __nv_bfloat16;" in source) == bf16_partials
+    # the partials' type is the one the launch line tells the host to allocate (i8 partials live in
+    # bf16-sized slots: a row's bytes, then its scales), and only i8 genomes store and merge bytes
+    partials = GENOMES[name].get("PARTIALS", "fp32")
+    assert contract.partials == ("fp32" if partials == "fp32" else "bf16")
+    assert ("using PartT = __nv_bfloat16;" in source) == (partials != "fp32")
+    assert ("constexpr bool I8_PARTIALS = true;" in source) == (partials == "i8")
     # PDL: the launch line asks for a dependent launch of the combine kernel, and the kernels
     # carry the two halves of the handshake (an early trigger, a wait before any partial is read)
     pdl = GENOMES[name].get("PDL", False)

@@ -53,6 +53,16 @@ GENOMES = {
                                              "SPLIT_STEP": "tile", "PAIRING": "adaptive"},
     "scorer-adaptive-held-second-tiles": {**SCORER, "PDL": True, "VALUE_ISSUE": "after_scores", "SPLIT_STEP": "tile",
                                           "PAIRING": "adaptive"},
+    # i8 partials (a thread's 64 values of a row as bytes with one scale): every merge (merge_share,
+    # merge_range, the item-range fallback at 13 and 22 with pair steps) on bytes; the bf16
+    # small-batch genome, pairs, FP8's adaptive scorer, the lockstep epilogue
+    "scorer-i8-held-second-pair-first-tiles": {**SCORER, "PARTIALS": "i8", "PDL": True, "VALUE_ISSUE": "after_scores",
+                                               "FIRST_GATHER": "pair_first", "SPLIT_STEP": "tile"},
+    "scorer-i8-pdl": {**SCORER, "PARTIALS": "i8", "PDL": True},
+    "scorer-fp8-i8-adaptive-pair-first-tiles": {**SCORER, "PARTIALS": "i8", "KV_FORMAT": "fp8_656", "PDL": True,
+                                                "FIRST_GATHER": "pair_first", "SPLIT_STEP": "tile",
+                                                "PAIRING": "adaptive"},
+    "lockstep-i8": {"TOPK_TILE": 32, "PARTIALS": "i8", "COMBINE": "siblings", "PDL": True},
     "serial-wgmma": {"PIPELINE": "serial", "TOPK_TILE": 64, "GATHER_LANES": 4, "PARTIALS": "bf16",
                      "COMBINE": "siblings"},
     "serial-wgmma-32rows": {"PIPELINE": "serial", "TOPK_TILE": 32, "GATHER_LANES": 4, "PARTIALS": "bf16",
