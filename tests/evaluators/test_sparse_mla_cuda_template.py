@@ -366,6 +366,16 @@ def test_launch_line_agrees_with_the_genes(name):
     assert TEMPLATE.problem_kwargs(params_of(genes)) == {"kv_format": genes["KV_FORMAT"]}
 
 
+def test_i8_partials_come_only_with_the_siblings_merge_and_the_threads_stores():
+    # the separate and fused merges read 16- or 32-bit partials, and staged or bulk rows are 16-bit
+    # stores: an i8 genome with any of them would merge bytes as bf16 values
+    i8 = GENOMES["scorer_bf16_siblings_i8_tiles_held"]
+    assert SPACE.is_valid({**SPACE.default_params(), **i8})
+    for change in ({"COMBINE": "separate"}, {"COMBINE": "fused"}, {"ROW_STORE": "staged"}, {"ROW_STORE": "bulk"}):
+        params = {**SPACE.default_params(), **i8, **change}
+        assert any("i8 partials" in v for v in SPACE.violations(params)), change
+
+
 def test_the_space_constraint_keeps_every_valid_genome_within_shared_memory():
     # the space's constraint is an estimate of the template's layout; it must not admit a genome
     # whose real layout (the launch line's smem_bytes) is over the limit. Sampled: one genome per
