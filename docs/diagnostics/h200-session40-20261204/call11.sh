@@ -1,6 +1,6 @@
-# call 11: the bars on main's final template (1da3b2b): bf16 partials against i8 (the sweep's best i8 genome, pairs; the tile genome with i8), FP8 adaptive with and without i8 against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 11: the bars on 1da3b2b's template: the bf16 tile genome with bf16 and with i8 partials,
+# the sweep's best i8 genome (pairs), FP8 adaptive with and without i8; 16 calls in a graph at
+# B=1-8 and 64.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call11-machine.txt 2>&1

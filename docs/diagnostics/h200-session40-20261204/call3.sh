@@ -1,6 +1,6 @@
-# call 3: i8 partials at every split count (merge_share, merge_range and merge_items in i8; no bf16 fallback) against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 3: i8 partials at every split count (merge_share, merge_range and the item-range fallback in
+# i8; no bf16 fallback) against bf16 partials, on the bf16 small-batch genome and the FP8-656
+# adaptive scorer; 16 calls in a graph at B=1-8 and 64 (every output checked).
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call3-machine.txt 2>&1

@@ -1,6 +1,6 @@
-# call 5: knockouts of the i8 tile genome tail (wrong by design): no wait for the siblings, no arrival release nor wait, no merge, no partial stores against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 5: knockouts of the i8 tile genome's tail (wrong by design: no wait for the siblings, no
+# arrival release nor wait, no merge, no partial stores) beside it and bf16 partials; 16 calls in
+# a graph at B=2, 4, 7, 8.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call5-machine.txt 2>&1

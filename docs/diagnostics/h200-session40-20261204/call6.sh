@@ -1,6 +1,6 @@
-# call 6: i8 as committed (f54013d) against its largest magnitude as a tree and the (LSE, scale) pairs (templates/s40_*.cu.j2: copies of the template at each step) against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 6: i8 as committed (f54013d; the templates/s40_*.cu.j2 copies are kept here as
+# call6-chain/tree/pairs.cu.j2) against its maxima as a tree inside the store, and that with
+# (LSE, scale) pairs; 16 calls in a graph at B=1, 2, 4-8.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call6-machine.txt 2>&1

@@ -1,6 +1,5 @@
-# call 7: the scorer genes around i8 partials (their largest magnitude as a tree): SPLIT_STEP x VALUE_ISSUE x PAIRING x FIRST_GATHER, every valid combination against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 7: the scorer's genes with i8 partials (7f1c22c): every valid SPLIT_STEP x VALUE_ISSUE x
+# PAIRING x FIRST_GATHER, and the bf16 tile genome; 16 calls in a graph at B=7 and 8.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call7-machine.txt 2>&1

@@ -1,6 +1,6 @@
-# call 8: the row maxima before the stores (main, 7f1c22c) against the tree inside the store (call 6), the sweep's best i8 genome (pairs, P at once, fixed pairs, first pair alone), FP8 with i8 against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 8: both rows' maxima before the stores (7f1c22c) against the tree inside the store (call
+# 6's text), on the tile genome and the sweep's best i8 genome (pairs, P at once, fixed pairs, the
+# first pair alone); FP8 with and without i8; 16 calls in a graph at B=1-8 and 64.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call8-machine.txt 2>&1

@@ -1,6 +1,6 @@
-# call 9: the scorer's row sums read by write_rows in shared memory (no exchange, no barrier; s40_sums), and relaxed polls with one acquire fence (s40_sums_polls), against main (7f1c22c; s40_main) against
-# bf16 partials on the bf16 small-batch genome and the FP8-656 adaptive scorer, 16 calls in a
-# graph at B=1-8 and 64 (every output checked against the float64 reference).
+# call 9: write_rows reading the scorer's row sums in shared memory (s40_sums: 1da3b2b), and that
+# with relaxed polls and one acquire fence (s40_sums_polls: call9-sums-polls.cu.j2), against
+# 7f1c22c (s40_main); 16 calls in a graph at B=1, 4, 7, 8.
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null; export PYTHONPATH=$PWD:/tmp/site
 D=docs/diagnostics/h200-session40-20261204
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/call9-machine.txt 2>&1
