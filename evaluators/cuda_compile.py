@@ -56,6 +56,15 @@ class CudaBuild:
     log: str
     kernels: tuple[KernelResources, ...] = field(default=())
 
+    def excerpt(self, limit: int = 3000) -> str:
+        """The log as a record keeps it: the compiler's error lines first (nvcc reports in source
+        order, so warnings about later lines can push an error out of the log's end), then as much
+        of the end as fits in ``limit`` characters."""
+        errors = "\n".join(line for line in self.log.splitlines() if "error" in line)[: limit // 2]
+        if not errors:
+            return self.log[-limit:]
+        return f"{errors}\n...\n{self.log[-(limit - len(errors) - 5):]}"
+
     def totals(self) -> dict[str, int | None]:
         """The figures a record keeps: the largest over the module's kernels."""
         if not self.kernels:

@@ -147,7 +147,7 @@ class Evaluator:
         result["resources"] = build.totals()
         if not build.ok:
             status = Status.COMPILE_TIMEOUT if "timed out" in build.log else Status.COMPILE_ERROR
-            raise StageFailure(status, "compile", build.log[-3000:])
+            raise StageFailure(status, "compile", build.excerpt())
         if req.get("compile_only"):
             return None
         if self.device.type != "cuda":

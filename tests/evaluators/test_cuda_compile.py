@@ -55,6 +55,17 @@ def test_a_genome_that_breaks_compilation_is_a_compile_status_with_the_compiler_
     assert not list(tmp_path.rglob("kernel.cubin"))  # nothing half-built left in the cache
 
 
+def test_a_broken_build_keeps_its_error_ahead_of_many_later_warnings(tmp_path):
+    # nvcc reports in source order: an error early in a long source comes before the warnings about
+    # everything after it, and a record that kept only the log's end would lose it
+    later = "\n".join(f"__global__ void unused_{i}() {{ int never_read_{i} = {i}; }}" for i in range(300))
+    build = compile_cuda("__global__ void broken() { this_does_not_compile; }\n" + later, tmp_path)
+    assert not build.ok and "this_does_not_compile" not in build.log[-3000:]  # the tail alone loses it
+    excerpt = build.excerpt()
+    assert "this_does_not_compile" in excerpt and len(excerpt) <= 3000
+    assert excerpt.endswith(build.log[-100:])  # and the end of the log follows
+
+
 def test_compile_ahead_builds_several_genomes_in_parallel(tmp_path):
     ahead = CompileAhead(tmp_path, workers=2)
     try:
