@@ -18,7 +18,7 @@ def build_entry(source: str, cache: Path, device):
 
     build = compile_cuda(source, cache)
     if not build.ok:
-        print("compile failed", build.log[-2000:], flush=True)
+        print("compile failed", build.excerpt(2000), flush=True)
         return None
     return make_entry(parse_contract(source), CubinModule(Path(build.cubin), device))
 
@@ -29,7 +29,7 @@ def load_module(source: str, cache: Path, device):
 
     build = compile_cuda(source, cache)
     if not build.ok:
-        raise RuntimeError(f"a device script's own kernel did not compile: {build.log[-2000:]}")
+        raise RuntimeError(f"a device script's own kernel did not compile: {build.excerpt(2000)}")
     return CubinModule(Path(build.cubin), device)
 
 

@@ -57,7 +57,7 @@ def probed_builds(sources: dict[str, str], cache: Path, device):
     for name, source in sources.items():
         build = compile_cuda(source, cache)
         if not build.ok:
-            print(name, "compile failed", build.log[-2000:], flush=True)
+            print(name, "compile failed", build.excerpt(2000), flush=True)
             continue
         module = CubinModule(Path(build.cubin), device)
         yield name, module, make_entry(parse_contract(source), module)

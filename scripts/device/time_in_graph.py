@@ -10,7 +10,9 @@ Every call's outputs are poisoned before the timed replays and checked against t
 reference after them.
 
 Usage: python3 scripts/device/time_in_graph.py VARIANTS.json [--batches 1,8] [--context 131072] [--calls 16]
-VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py). Writes $OUT/in_graph.json.
+VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py). Every variant is compiled
+first, all at once (an nvcc process a distinct source), so that no variant waits for the one
+before it to build. Writes $OUT/in_graph.json.
 """
 import argparse, json, os, sys
 from pathlib import Path
@@ -19,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 from engine.template import load_template
 from evaluators.bench import GraphTimer
+from evaluators.cuda_compile import CompileAhead
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
 from cuda_entry import build_entry, empty_launch
@@ -59,9 +62,14 @@ def main():
     report = {"floor": {"one_call": per_call(timer, [launch_empty]),
                         "in_graph": per_call(timer, [launch_empty] * args.calls)}, "variants": {}}
     print("floor", json.dumps(report["floor"]), flush=True)
-    for name, variant in load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")),
-                                       language="cuda").items():
-        fn = build_entry(variant.render(), cache, dev)
+    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    sources = {name: variant.render() for name, variant in variants.items()}
+    ahead = CompileAhead(cache, workers=len(sources))
+    for source in sources.values():
+        ahead.submit(source)
+    for name, variant in variants.items():
+        ahead.result(sources[name])  # built (or failed) into the cache build_entry reads
+        fn = build_entry(sources[name], cache, dev)
         if fn is None:
             print(name, "skipped", flush=True)
             continue
@@ -87,6 +95,7 @@ def main():
                   + ", ".join(f"{k} max {v:.2e}" for k, v in errors.items()), flush=True)
             sets = calls = None  # the next batch's pool and inputs in their place
             torch.cuda.empty_cache()
+    ahead.close()
     Path(os.environ.get("OUT", "/tmp"), "in_graph.json").write_text(json.dumps(report, indent=1))
 
 

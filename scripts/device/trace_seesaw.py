@@ -118,7 +118,7 @@ def main():
         src = instrument(variant.render(), strict=variant.template_file is None)
         build = compile_cuda(src, Path("results/trace/cubins"))
         if not build.ok:
-            print(name, "compile failed", build.log[-3000:], flush=True)
+            print(name, "compile failed", build.excerpt(), flush=True)
             continue
         contract = parse_contract(src)
         problem = SparseMlaDecode(p["KV_FORMAT"])
