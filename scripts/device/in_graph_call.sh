@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call of in-graph timings, the body every such call shares: the carried wheels on the
-# path, the GPU's clocks noted, time_in_graph.py on a variants file (it compiles every variant at
-# once first), its report renamed for the call, and the table of its figures.
+# path, the GPU's clocks noted, time_in_graph.py on a variants file (it compiles the variants in parallel
+# first), its report renamed for the call, and the table of its figures.
 # Usage, from the repository root on the device (the `device` tool's command, carrying .whl):
 #   bash scripts/device/in_graph_call.sh N VARIANTS.json BATCHES
 # writes $OUT/callN-machine.txt, $OUT/callN-in_graph.log and $OUT/callN-in_graph.json.

@@ -11,8 +11,8 @@ reference after them.
 
 Usage: python3 scripts/device/time_in_graph.py VARIANTS.json [--batches 1,8] [--context 131072] [--calls 16]
 VARIANTS.json as for time_cuda_genomes.py (scripts/device/variants.py). Every variant is compiled
-first, all at once (an nvcc process a distinct source), so that no variant waits for the one
-before it to build. Writes $OUT/in_graph.json.
+first, in parallel (an nvcc process a distinct source, as many at once as the machine has cores),
+so that no variant waits for the one before it to build. Writes $OUT/in_graph.json.
 """
 import argparse, json, os, sys
 from pathlib import Path
@@ -64,7 +64,7 @@ def main():
     print("floor", json.dumps(report["floor"]), flush=True)
     variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
     sources = {name: variant.render() for name, variant in variants.items()}
-    ahead = CompileAhead(cache, workers=len(sources))
+    ahead = CompileAhead(cache)  # an nvcc process a core: a file of many variants queues, not floods
     for source in sources.values():
         ahead.submit(source)
     for name, variant in variants.items():
