@@ -2,7 +2,7 @@
 pair of e4m3 codes at power-of-two scales from 2^-30 to 2^20, against
 PyTorch's float8_e4m3fn decoding. The cpu tier runs the same functions on the host
 (tests/evaluators/test_fp8_dequant_on_host.py); this one checks what the device compiles them to
-(HMUL2.BF16, the f16 unpack of the e4m3 pair)."""
+(HMUL2.BF16, the PRMT that spreads each byte and its sign)."""
 
 from __future__ import annotations
 
