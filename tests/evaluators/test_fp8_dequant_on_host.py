@@ -99,7 +99,7 @@ def test_every_e4m3_pair_dequantizes_exactly_at_every_scale(tmp_path):
 
 def test_the_markers_hold_the_whole_conversion():
     text = snippet()
-    for name in ("e4m3x2_as_bf16x2_times_2m120", "bf16x2_mul", "scale_bf16x2",
+    for name in ("spread_e4m3x2_as_bf16x2_times_2m120", "e4m3x2_as_bf16x2_times_2m120", "bf16x2_mul", "scale_bf16x2",
                  "bf16x2_times_2p120_scaled", "e4m3x2_to_bf16x2_scaled", "e4m3x4_as_bf16x4_times_2m120",
                  "e4m3x4_to_bf16x4_scaled"):
         assert f" {name}(" in text, name
