@@ -6,10 +6,13 @@ record; this prints them as measured.
 A variant any of whose checks at a workload was not "ok" (the one-call figure's or any of the
 in-graph calls') gets its cell marked "NOT OK: <first failing check>": a wrong kernel's time is
 no figure. A knockout, a variant wrong by design (a part of the kernel left out to bound what it
-costs), is named with --knockout: its cells keep their time, marked "wrong" where a check failed as
-it should and "checks ok" where none did (a knockout that knocked nothing out is no bound either).
+costs), is named with --knockout, or with --marked-knockouts every variant whose name says
+"(knockout)" (how the device calls' variants files name them): its cells keep their time, marked
+"wrong" where a check failed as it should and "checks ok" where none did (a knockout that knocked
+nothing out is no bound either).
 
 Usage: python3 scripts/in_graph_table.py REPORT.json [REPORT.json ...] [--one-call] [--knockout NAME ...]
+       [--marked-knockouts]
 (--one-call: the one-call-a-graph figures instead of the in-graph ones)
 """
 from __future__ import annotations
@@ -22,6 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from engine.errors import UserError  # noqa: E402
+
+KNOCKOUT_MARK = "(knockout)"  # how a variants file names a variant wrong by design
 
 
 def load_report(path: Path) -> dict:
@@ -75,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--one-call", action="store_true", help="the one-call-a-graph figures")
     ap.add_argument("--knockout", action="append", default=[], metavar="NAME",
                     help="a variant wrong by design: its times shown, marked (repeatable)")
+    ap.add_argument("--marked-knockouts", action="store_true",
+                    help=f"every variant whose name contains {KNOCKOUT_MARK!r} is a knockout as well")
     args = ap.parse_args(argv)
     key = "one_call" if args.one_call else "in_graph"
     knockouts = frozenset(args.knockout)
@@ -82,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         reports = [(p, load_report(p)) for p in args.reports]
         named = set().union(*(r["variants"] for _, r in reports))
         unknown = sorted(knockouts - named)
+        if args.marked_knockouts:
+            knockouts |= {name for name in named if KNOCKOUT_MARK in name}
         if unknown:
             raise UserError(f"--knockout {unknown[0]!r}: no variant of that name in "
                             + ", ".join(str(p) for p, _ in reports))

@@ -16,4 +16,4 @@ echo "in_graph rc $? $(( $(date +%s) - t0 )) s" >> "$OUT/call$n-machine.txt"
 mv "$OUT/in_graph.json" "$OUT/call$n-in_graph.json" 2>/dev/null
 cat "$OUT/call$n-machine.txt"
 grep -E "skipped|compile failed" "$OUT/call$n-in_graph.log" | cut -c1-300  # variants that did not build
-python3 scripts/in_graph_table.py "$OUT/call$n-in_graph.json"
+python3 scripts/in_graph_table.py "$OUT/call$n-in_graph.json" --marked-knockouts  # knockouts: names with "(knockout)"

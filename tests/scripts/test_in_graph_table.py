@@ -98,3 +98,17 @@ def test_a_named_knockout_keeps_its_times_marked_and_an_unknown_name_is_refused(
     unknown = run(path, "--knockout", "no rope")
     assert unknown.returncode == 2 and unknown.stdout == ""
     assert "'no rope'" in unknown.stderr and str(path) in unknown.stderr
+
+
+def test_marked_knockouts_are_the_variants_whose_names_say_so(tmp_path):
+    path = tmp_path / "in_graph.json"
+    path.write_text(json.dumps({"variants": {
+        "as is": {"b8_ctx128k": figures(21.45, 0.06)},
+        "rows zero-filled (knockout)": {"b8_ctx128k": figures(20.1, 0.05, checks=("out: 8 of 8 elements out of tolerance",))},
+        "broken, not a knockout": {"b8_ctx128k": figures(19.0, 0.05, checks=("NaN in out",))}}}))
+    proc = run(path, "--marked-knockouts")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2:] == ["| as is | 21.45 (0.06) |",
+                                            "| rows zero-filled (knockout) | 20.10 (0.05), wrong |",
+                                            "| broken, not a knockout | NOT OK: NaN in out |"]
+    assert run(path).stdout.splitlines()[3] == "| rows zero-filled (knockout) | NOT OK: out: 8 of 8 elements out of tolerance |"
