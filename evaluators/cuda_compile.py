@@ -59,7 +59,9 @@ class CudaBuild:
     def excerpt(self, limit: int = 3000) -> str:
         """The log as a record keeps it: the compiler's error lines first (nvcc reports in source
         order, so warnings about later lines can push an error out of the log's end), then as much
-        of the end as fits in ``limit`` characters."""
+        of the end as fits in ``limit`` characters; a log that fits is kept whole, as it is."""
+        if len(self.log) <= limit:
+            return self.log
         errors = "\n".join(line for line in self.log.splitlines() if "error" in line)[: limit // 2]
         if not errors:
             return self.log[-limit:]

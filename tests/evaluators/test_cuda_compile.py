@@ -52,6 +52,7 @@ def test_a_genome_that_breaks_compilation_is_a_compile_status_with_the_compiler_
     build = compile_cuda(render(BREAK=True), tmp_path)
     assert not build.ok and build.cubin is None
     assert "this_does_not_compile" in build.log and "error" in build.log
+    assert len(build.log) < 3000 and build.excerpt() == build.log  # a short log is kept whole, no line twice
     assert not list(tmp_path.rglob("kernel.cubin"))  # nothing half-built left in the cache
 
 
