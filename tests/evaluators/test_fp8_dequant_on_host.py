@@ -1,9 +1,8 @@
 """The CUDA template's e4m3 -> bf16 dequantization, run on the CPU: the functions between the
 rendered source's `// ---- e4m3 to bf16` and `// ---- e4m3 end` markers are host-and-device code,
 so nvcc builds them into a host program that checks every pair of e4m3 codes, times power-of-two
-scales from 2^-30 to 2^20 and a zero scale (a pair alone, and each pair of a word of four),
-against a
-decoding of the e4m3 bits written independently here. No GPU is needed; on the GPU the same
+scales from 2^-30 to 2^20 and a zero scale (each pair in both halves of a word of four, the
+kernel's conversion), against a decoding of the e4m3 bits written independently here. No GPU is needed; on the GPU the same
 functions run inside the kernel (the GPU tier checks the kernel's output)."""
 
 from __future__ import annotations
@@ -57,15 +56,17 @@ int main() {
     for (uint32_t two = 0; two < 65536; ++two) {
       double lo, hi;
       if (!decode(two & 0xff, &lo) || !decode(two >> 8, &hi)) continue;
-      // the pair alone, and as each pair of a word of four: every result the same two bf16
-      uint32_t r[3];
-      r[0] = kg::e4m3x2_to_bf16x2_scaled(two, scale2);
-      kg::e4m3x4_to_bf16x4_scaled(two | (two << 16), scale2, r[1], r[2]);
-      for (uint32_t j = 0; j < 3; ++j) {
+      // the pair as the low half of a word of four whose high half is the pair byte-swapped, so
+      // that a conversion reading the wrong half or the wrong byte order cannot pass
+      const uint32_t swapped = ((two & 0xff) << 8) | (two >> 8);
+      uint32_t r[2];
+      kg::e4m3x4_to_bf16x4_scaled(two | (swapped << 16), scale2, r[0], r[1]);
+      const double want[2][2] = {{lo * scale, hi * scale}, {hi * scale, lo * scale}};
+      for (uint32_t j = 0; j < 2; ++j) {
         ++checked;
-        if (bf16_value(r[j] & 0xffff) != lo * scale || bf16_value(r[j] >> 16) != hi * scale) {
-          if (++wrong <= 5) printf("two=%%04x scale=2^%%d path %%u: got %%g %%g want %%g %%g\n", two, k, j,
-                                   bf16_value(r[j] & 0xffff), bf16_value(r[j] >> 16), lo * scale, hi * scale);
+        if (bf16_value(r[j] & 0xffff) != want[j][0] || bf16_value(r[j] >> 16) != want[j][1]) {
+          if (++wrong <= 5) printf("two=%%04x scale=2^%%d half %%u: got %%g %%g want %%g %%g\n", two, k, j,
+                                   bf16_value(r[j] & 0xffff), bf16_value(r[j] >> 16), want[j][0], want[j][1]);
         }
       }
     }
@@ -92,15 +93,15 @@ def test_every_e4m3_pair_dequantizes_exactly_at_every_scale(tmp_path):
                            capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stderr[-3000:]
     run = subprocess.run([str(tmp_path / "check")], capture_output=True, text=True, timeout=300)
-    # 254 x 254 non-NaN pairs at 52 scales, three results each; any mismatch is printed before the count
-    assert run.stdout.strip().endswith(f"0 mismatches of {254 * 254 * 52 * 3}"), run.stdout
+    # 254 x 254 non-NaN pairs at 52 scales, both halves of a word each; any mismatch is printed before the count
+    assert run.stdout.strip().endswith(f"0 mismatches of {254 * 254 * 52 * 2}"), run.stdout
     assert run.returncode == 0
 
 
 def test_the_markers_hold_the_whole_conversion():
     text = snippet()
     for name in ("spread_e4m3x2_as_bf16x2_times_2m120", "e4m3x2_as_bf16x2_times_2m120", "bf16x2_mul", "scale_bf16x2",
-                 "bf16x2_times_2p120_scaled", "e4m3x2_to_bf16x2_scaled", "e4m3x4_as_bf16x4_times_2m120",
+                 "bf16x2_times_2p120_scaled", "e4m3x4_as_bf16x4_times_2m120",
                  "e4m3x4_to_bf16x4_scaled"):
         assert f" {name}(" in text, name
     # inline PTX would not build for the host: only inside a device-only branch, whose #else holds
