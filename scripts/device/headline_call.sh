@@ -10,9 +10,7 @@
 # $OUT/evolve-sSEED.tgz (the run folder results/evolve-sSEED).
 set -u
 n=$1 seed=$2
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=$PWD:/tmp/site
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/call$n-machine.txt" 2>&1
+source "$(dirname "$0")/call_env.sh"  # the wheels on the path, the clocks noted
 run=evolve-s$seed
 t0=$(date +%s)
 timeout -s TERM 520 python3 -m engine evolve templates/sparse_mla.cu.j2 --budget 200 --seed "$seed" --timeout-s 120 \

@@ -7,9 +7,7 @@
 # writes $OUT/callN-machine.txt, $OUT/callN-in_graph.log and $OUT/callN-in_graph.json.
 set -u
 n=$1 variants=$2 batches=$3
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
-export PYTHONPATH=$PWD:/tmp/site
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/call$n-machine.txt" 2>&1
+source "$(dirname "$0")/call_env.sh"  # the wheels on the path, the clocks noted
 t0=$(date +%s)
 timeout 500 python3 scripts/device/time_in_graph.py "$variants" --batches "$batches" > "$OUT/call$n-in_graph.log" 2>&1
 echo "in_graph rc $? $(( $(date +%s) - t0 )) s" >> "$OUT/call$n-machine.txt"

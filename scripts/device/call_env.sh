@@ -1,0 +1,6 @@
+# Sourced by the device call scripts (in_graph_call.sh, headline_call.sh), with $n the call's
+# number: the carried wheels installed and on the path, and the GPU's clocks noted in
+# $OUT/call$n-machine.txt (which the calling script appends to).
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site .whl/*.whl 2>/dev/null
+export PYTHONPATH=$PWD:/tmp/site
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/call$n-machine.txt" 2>&1
