@@ -357,6 +357,7 @@ def cmd_compile(args) -> int:
                       "arch": "sm_90a", "build_key": build.key, "cubin": build.cubin,
                       "compile_s": round(build.seconds, 3), "cache_hit": build.cache_hit,
                       **build.totals(), "kernels": [k.__dict__ for k in build.kernels],
+                      "compiler_notes": list(build.notes()),
                       "error": None if build.ok else build.excerpt(2000)}, indent=1))
     return 0 if build.ok else 1
 

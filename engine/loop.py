@@ -237,6 +237,7 @@ class EvolveLoop:
             "device_index": outcome.get("device_index"),
             **{k: (outcome.get("resources") or {}).get(k)
                for k in ("registers", "shared_bytes", "stack_bytes", "spill_bytes")},
+            "compiler_notes": outcome.get("compiler_notes"),
             "cpu_row": self.cpu_rows, "verify": outcome.get("verify") or [],
             "workloads": [{k: w.get(k) for k in _WORKLOAD_FIELDS} for w in outcome.get("workloads") or []],
             "env": {k: str(env.get(k, "")) for k in _ENV_FIELDS} if env else None,

@@ -83,6 +83,7 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         print(f"\ninjected faults: {len(injected)}, {len(injected) - len(wrong)} with the expected status", file=out)
         for r in wrong:
             print(f"  UNEXPECTED {r['operator']}: {r['status']} {(r['error'] or '')[:120]}", file=out)
+    _print_compiler_notes(genomes, out)
     failures = [r for r in genomes if r["status"] != "ok"]
     if failures:
         print("\nfailures (first of each status):", file=out)
@@ -108,3 +109,20 @@ def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], gr
         genome = b["record"]
         print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
               f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)
+
+
+def _print_compiler_notes(genomes: list[dict[str, Any]], out: TextIO, most: int = 5) -> None:
+    """How many built genomes the compiler warned about or advised on, and its most frequent
+    notes: a note on every genome is the template's (its author's to fix); a wgmma serialization
+    advisory (C7510-C7520) explains a slow genome that nothing else flags."""
+    noted = [r for r in genomes if r.get("compiler_notes")]
+    if not noted:
+        return
+    counts = Counter(note for r in noted for note in r["compiler_notes"])
+    built = sum(1 for r in genomes if r.get("compiler_notes") is not None)
+    print(f"\ncompiler notes on {len(noted)} of {built} genomes built by nvcc (most frequent first; "
+          "`python -m engine compile` prints a genome's):", file=out)
+    for note, n in counts.most_common(most):
+        print(f"  {n:>5}  {note[:160]}", file=out)
+    if len(counts) > most:
+        print(f"  ... and {len(counts) - most} other notes", file=out)

@@ -67,6 +67,10 @@ class CudaBuild:
             return self.log[-limit:]
         return f"{errors}\n...\n{self.log[-(limit - len(errors) - 5):]}"
 
+    def notes(self) -> tuple[str, ...]:
+        """The compiler's warnings and ptxas's performance advisories in the log, one line each."""
+        return compiler_notes(self.log)
+
     def totals(self) -> dict[str, int | None]:
         """The figures a record keeps: the largest over the module's kernels."""
         if not self.kernels:
@@ -138,6 +142,33 @@ def parse_ptxas(log: str) -> tuple[KernelResources, ...]:
         stack, spill_st, spill_ld = props.get(name, (0, 0, 0))
         kernels.append(KernelResources(name, int(m.group(2)), int(m.group(3) or 0), stack, spill_st, spill_ld))
     return tuple(kernels)
+
+
+_FRONT_END_WARNING = re.compile(r"^.*\((\d+)\): warning (#\d+-D): (.*)$")
+_ADVISORY = re.compile(r"\((C\d+)\) Potential Performance Loss: (.*)$")
+_TOOL_WARNING = re.compile(r"^(nvcc|ptxas) warning\s*: (.*)$")
+
+
+def compiler_notes(log: str) -> tuple[str, ...]:
+    """What a build's log says beyond its resources, each once, in the log's order: nvcc's
+    warnings about the source (with the rendered line: a genome renders the same source again),
+    the tools' own warnings, and ptxas's "Potential Performance Loss" advisories, which ptxas
+    prints as info although they matter most: wgmma instructions serialized (C7510-C7520) run a
+    kernel at a fraction of its tensor-core rate and raise nothing else."""
+    notes: list[str] = []
+    for line in log.splitlines():
+        line = line.strip()
+        if m := _FRONT_END_WARNING.match(line):
+            note = f"line {m.group(1)}: warning {m.group(2)}: {m.group(3)}"
+        elif m := _ADVISORY.search(line):
+            note = f"ptxas {m.group(1)}: {m.group(2)}"
+        elif m := _TOOL_WARNING.match(line):
+            note = f"{m.group(1)} warning: {m.group(2)}"
+        else:
+            continue
+        if note not in notes:
+            notes.append(note)
+    return tuple(notes)
 
 
 class CompileAhead:

@@ -145,6 +145,7 @@ class Evaluator:
             raise StageFailure(Status.COMPILE_ERROR, "compile", str(exc)) from None
         build = compile_cuda(req["source"], self.workdir.parent / "cubins")
         result["resources"] = build.totals()
+        result["compiler_notes"] = list(build.notes())
         if not build.ok:
             status = Status.COMPILE_TIMEOUT if "timed out" in build.log else Status.COMPILE_ERROR
             raise StageFailure(status, "compile", build.excerpt())

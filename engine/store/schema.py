@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # v2 (2026-11-30): compiler resource figures (registers, shared_bytes, stack_bytes, spill_bytes).
 # v3 (2026-11-30): device_index, the GPU of the host that evaluated the row (runs over several).
+# v4 (2026-12-04): compiler_notes, nvcc's warnings and ptxas's performance advisories.
 # The reader upgrades older parts by adding the new fields as nulls.
 
 WORKLOAD = pa.struct([
@@ -51,6 +52,7 @@ SCHEMA = pa.schema([
     ("shared_bytes", pa.int64()),       # static shared memory
     ("stack_bytes", pa.int64()),
     ("spill_bytes", pa.int64()),        # spill stores + loads
+    ("compiler_notes", pa.list_(pa.string())),  # nvcc warnings, ptxas advisories; null: not built by nvcc
     ("eval_s", pa.float64()),           # wall time of the whole evaluation, seen by the driver
     ("device_index", pa.int32()),       # which GPU of the host (CUDA ordinal); null on the CPU
     ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows

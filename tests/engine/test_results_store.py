@@ -21,7 +21,8 @@ def row(attempt: int, status: str = "ok") -> dict:
         "status": status, "stage": None if status == "ok" else "verify",
         "error": None if status == "ok" else "out: 3 of 9 elements out of tolerance",
         "input_seed": 12345, "compile_s": 1.5, "verify_s": 0.25, "bench_s": 2.0, "eval_s": 4.0,
-        "device_index": 1, "cpu_row": False, "verify": [{"shape": "s", "out_rel_l2": 0.003, "lse_rel_l2": 1e-7}],
+        "device_index": 1, "compiler_notes": ["ptxas C7520: wgmma.mma_async instructions are serialized"],
+        "cpu_row": False, "verify": [{"shape": "s", "out_rel_l2": 0.003, "lse_rel_l2": 1e-7}],
         "workloads": [{"name": "b1_ctx4k", "batch": 1, "heads": 128, "topk": 2048, "context": 4096,
                        "median_us": 17.0, "iqr_us": 0.5, "min_us": 16.5, "n_samples": 30, "tflops": 33.6,
                        "gbps": 140.0, "roofline_floor_us": 0.72, "roofline_frac": 0.04}],
@@ -81,7 +82,7 @@ def test_older_runs_are_read_with_the_later_fields_as_nulls():
     records = read_records(archived)
     assert len(records) == 151 and all(r["schema_version"] == SCHEMA_VERSION for r in records)
     assert all(r["registers"] is None and r["spill_bytes"] is None for r in records)
-    assert all(r["device_index"] is None for r in records)
+    assert all(r["device_index"] is None and r["compiler_notes"] is None for r in records)
     assert records[1]["workloads"][0]["median_us"] > 0
 
 
@@ -89,7 +90,18 @@ def test_older_runs_are_read_with_the_later_fields_as_nulls():
 def test_a_version_2_part_is_read_with_device_index_null(tmp_path):
     ResultsWriter(tmp_path, "run-1").append([row(0)])
     (path,) = tmp_path.glob("part-*.parquet")
-    table = pq.read_table(path).drop_columns(["device_index"])
+    table = pq.read_table(path).drop_columns(["device_index", "compiler_notes"])
     pq.write_table(table.set_column(0, "schema_version", [[2]]), path)
     (back,) = read_records(tmp_path)
-    assert back["device_index"] is None and back["registers"] is None and back["score"] == 0.93
+    assert back["device_index"] is None and back["compiler_notes"] is None
+    assert back["registers"] is None and back["score"] == 0.93
+
+
+def test_a_version_3_part_is_read_with_compiler_notes_null_and_its_own_fields_kept(tmp_path):
+    ResultsWriter(tmp_path, "run-1").append([row(0)])
+    (path,) = tmp_path.glob("part-*.parquet")
+    table = pq.read_table(path).drop_columns(["compiler_notes"])
+    pq.write_table(table.set_column(0, "schema_version", [[3]]), path)
+    (back,) = read_records(tmp_path)
+    assert back["schema_version"] == SCHEMA_VERSION and back["compiler_notes"] is None
+    assert back["device_index"] == 1 and back["score"] == 0.93

@@ -28,3 +28,44 @@ def test_show_keeps_genomes_of_different_cache_formats_in_separate_tables(run):
         rows = [line for line in table.splitlines() if line.startswith("  b")]
         assert len(rows) == 12
         assert all(f'"KV_FORMAT":"{fmt}"' in line for line in rows)
+
+
+def test_show_counts_the_genomes_the_compiler_noted_and_names_its_most_frequent_notes(tmp_path):
+    """Rows recorded before compiler notes existed (null) are not counted as built by nvcc; a
+    serialization advisory shared by two genomes comes first."""
+    import io
+    import shutil
+
+    from engine.show import show
+    from engine.store.reader import read_records
+    from engine.store.writer import ResultsWriter
+
+    run = tmp_path / "run"
+    shutil.copytree(REPO / "docs" / "runs" / "h200-cuda3-20261130", run)
+    old = read_records(run)
+    first = next(r for r in old if r["kind"] == "genome")
+    serialized = "ptxas C7520: wgmma.mma_async instructions are serialized due to ... in the function 'k'"
+    unused = 'line 27: warning #177-D: variable "kg::MT" was declared but never referenced'
+    notes = [[serialized, unused], [serialized], []]
+    rows = []
+    for i, n in enumerate(notes):
+        row = {k: v for k, v in first.items() if k not in ("schema_version", "run_id", "created_at")}
+        rows.append({**row, "attempt": len(old) + i, "genome_id": f"noted{i}", "compiler_notes": n})
+    ResultsWriter(run, old[0]["run_id"]).append(rows)
+    buf = io.StringIO()
+    show(run, buf)
+    text = buf.getvalue()
+    assert "compiler notes on 2 of 3 genomes built by nvcc" in text
+    lines = text.split("compiler notes on", 1)[1].splitlines()[1:3]
+    assert lines[0].split()[0] == "2" and serialized[:60] in lines[0]
+    assert lines[1].split()[0] == "1" and unused in lines[1]
+
+
+def test_show_says_nothing_of_compiler_notes_where_no_genome_has_any():
+    import io
+
+    from engine.show import show
+
+    buf = io.StringIO()
+    show(REPO / "docs" / "runs" / "h200-cuda3-20261130", buf)
+    assert "compiler notes" not in buf.getvalue()

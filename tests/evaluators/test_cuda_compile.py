@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template
-from evaluators.cuda_compile import CompileAhead, build_key, compile_cuda, parse_ptxas, unsupported_gpu
+from evaluators.cuda_compile import (CompileAhead, build_key, compile_cuda, compiler_notes, parse_ptxas,
+                                     unsupported_gpu)
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -67,6 +68,50 @@ def test_a_broken_build_keeps_its_error_ahead_of_many_later_warnings(tmp_path):
     assert excerpt.endswith(build.log[-100:])  # and the end of the log follows
 
 
+# a wgmma inside a branch that only some threads take: ptxas serializes every wgmma of the kernel
+# (C7520) and says so only as an "info" line; and a variable nobody reads (nvcc #177-D, line 12)
+SERIALIZED_WGMMA = r"""#include <stdint.h>
+__device__ __forceinline__ void wgmma(float (&d)[16], uint64_t a, uint64_t b) {
+  asm volatile("wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+               "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, 1, 1, 1, 0, 0;\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),
+                 "+f"(d[15])
+               : "l"(a), "l"(b));
+}
+extern "C" __global__ void scores(float* out, uint64_t a, uint64_t b, int n) {
+  float d[16] = {};
+  int never_read = n;
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  for (int i = 0; i < n; ++i)
+    if (i % 3 == threadIdx.x % 2) wgmma(d, a + i, b);
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  for (int i = 0; i < 16; ++i) out[threadIdx.x * 16 + i] = d[i];
+}
+"""
+
+
+def test_the_compilers_warnings_and_a_wgmma_serialization_are_the_builds_notes(tmp_path):
+    build = compile_cuda(SERIALIZED_WGMMA, tmp_path)
+    assert build.ok, build.log
+    notes = build.notes()
+    assert any(n.startswith("ptxas C7520: wgmma.mma_async instructions are serialized") and "'scores'" in n
+               for n in notes), notes
+    assert 'line 12: warning #177-D: variable "never_read" was declared but never referenced' in notes
+    assert len(notes) == 2  # each once; the resource lines and remarks are not notes
+    assert compile_cuda(SERIALIZED_WGMMA, tmp_path).notes() == notes  # a cache hit keeps them
+
+
+def test_resource_lines_are_no_notes_and_the_tools_own_warnings_are():
+    assert compiler_notes("ptxas info    : Used 12 registers, used 0 barriers\n") == ()
+    log = ("nvcc warning : incompatible redefinition for option 'std', the last value of this option was used\n"
+           "ptxas warning : Value of threads per SM for entry f is out of range. .minnctapersm will be ignored\n")
+    assert compiler_notes(log) == (
+        "nvcc warning: incompatible redefinition for option 'std', the last value of this option was used",
+        "ptxas warning: Value of threads per SM for entry f is out of range. .minnctapersm will be ignored")
+
+
 def test_compile_ahead_builds_several_genomes_in_parallel(tmp_path):
     ahead = CompileAhead(tmp_path, workers=2)
     try:
@@ -105,6 +150,7 @@ def test_engine_compile_prints_the_figures_and_types_a_broken_genome(tmp_path):
     figures = json.loads(ok.stdout)
     assert figures["status"] == "ok" and figures["shared_bytes"] == 4096 and figures["arch"] == "sm_90a"
     assert {"registers", "stack_bytes", "spill_bytes", "compile_s", "build_key"} <= set(figures)
+    assert figures["compiler_notes"] == []  # the fixture builds cleanly
     broken = run('{"BREAK": true}')
     assert broken.returncode == 1 and json.loads(broken.stdout)["status"] == "compile_error"
     assert "Traceback" not in broken.stderr
