@@ -50,6 +50,13 @@ GENOMES = {
                                         COMBINE="separate"),
     "wgmma_fp8_fused_s1_8splits": dict(MMA="wgmma", KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
                                        THREADS=256, TOPK_TILE=64, STAGES=1, NUM_SPLITS=8, COMBINE="fused"),
+    # the overlap pipeline, whose every genome had its wgmma serialized by ptxas (C7515) until 2026-12-04
+    "wgmma_bf16_overlap_s2_separate": dict(MMA="wgmma", PIPELINE="overlap", KV_FORMAT="bf16", HEADS_PER_CTA=64,
+                                           HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=2,
+                                           NUM_SPLITS="auto", COMBINE="separate"),
+    "wgmma_fp8_overlap_s1_siblings": dict(MMA="wgmma", PIPELINE="overlap", KV_FORMAT="fp8_656", HEADS_PER_CTA=64,
+                                          HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=64, STAGES=1,
+                                          NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="bf16"),
     "seesaw_bf16_32rows_8lanes_auto": dict(MMA="wgmma", PIPELINE="seesaw", KV_FORMAT="bf16", HEADS_PER_CTA=64,
                                            HEADS_PER_WARP=16, THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
                                            NUM_SPLITS="auto", COMBINE="separate"),
@@ -238,7 +245,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert {g.get("SCHEDULE", "lockstep") for g in GENOMES.values()} == {"lockstep", "pingpong", "scorer"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
-    assert {"serial", "seesaw"} <= {g.get("PIPELINE", "serial") for g in GENOMES.values()}
+    assert {g.get("PIPELINE", "serial") for g in GENOMES.values()} == {"serial", "overlap", "seesaw"}
     for genes in GENOMES.values():
         params_of(genes)  # each one is a point of the space
 
@@ -266,6 +273,9 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     assert {contract.split_kernel, contract.combine_kernel} <= set(kernels), sorted(kernels)
     for k in build.kernels:
         assert k.spill_store_bytes == 0 and k.spill_load_bytes == 0, (k, build.log)
+    # nvcc has nothing to say: no warning (a declaration this genome leaves unused, ...) and no
+    # ptxas advisory (wgmma serialized, C7510-C7520, the one that costs the tensor cores' overlap)
+    assert build.notes() == (), build.notes()
     # the matrix instruction the genome names is the one in the source
     assert ("wgmma.mma_async" in source) == (GENOMES[name]["MMA"] == "wgmma")
     split = kernels[contract.split_kernel]
@@ -645,6 +655,7 @@ def test_worker_builds_a_valid_genome_then_says_it_needs_a_gpu(cpu_worker):
     assert "CUDA kernel runs only on a GPU" in reply["error"] and "engine compile" in reply["error"]
     resources = reply["resources"]  # it compiled: ptxas' figures are in the record
     assert 64 <= resources["registers"] <= 255 and resources["spill_bytes"] == 0
+    assert reply["compiler_notes"] == []  # and what nvcc said besides: nothing
 
 
 def test_worker_rejects_a_kernel_that_prints_before_compiling_it(cpu_worker):
