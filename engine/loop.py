@@ -269,7 +269,7 @@ class EvolveLoop:
         else:
             detail = (record["error"] or "")[:100].replace("\n", " ")
         eval_s = record.get("eval_s") or 0.0
-        self._say(f"{head} {best:<11} {proposal.operator:<18} {eval_s:6.1f}s  {detail}")
+        self._say(f"{head} {best:<11} {proposal.operator:<18} {eval_s:6.1f}s  {detail}{advisories_text(record)}")
 
     @staticmethod
     def _times_text(record: dict[str, Any]) -> str:
@@ -279,6 +279,15 @@ class EvolveLoop:
 
     def _say(self, line: str) -> None:
         print(line, file=self.progress, flush=True)
+
+
+def advisories_text(record: dict[str, Any]) -> str:
+    """ptxas's performance advisories of the genome's build by code ("  [ptxas C7515]"), or "": a
+    serialized wgmma makes a genome slow where nothing else says why (its row's compiler_notes
+    hold the whole text)."""
+    codes = sorted({note.split(":", 1)[0].removeprefix("ptxas ") for note in record.get("compiler_notes") or []
+                    if note.startswith("ptxas C")})
+    return f"  [ptxas {' '.join(codes)}]" if codes else ""
 
 
 @dataclass

@@ -178,3 +178,13 @@ def test_a_gpu_other_than_hopper_is_named_with_its_capability(gpu, capability):
                                   "compute_capability": ""}])
 def test_hopper_and_the_cpu_worker_are_not_refused_for_their_architecture(env):
     assert unsupported_gpu(env) is None  # no GPU at all is the CLI's other, earlier refusal
+
+
+def test_the_progress_line_names_ptxas_advisories_of_a_real_build_by_code(tmp_path):
+    from engine.loop import advisories_text
+
+    serialized = compile_cuda(SERIALIZED_WGMMA, tmp_path)
+    assert advisories_text({"compiler_notes": list(serialized.notes())}) == "  [ptxas C7520]"
+    clean = compile_cuda(render(), tmp_path)
+    assert advisories_text({"compiler_notes": list(clean.notes())}) == ""
+    assert advisories_text({"compiler_notes": None}) == ""  # a Triton genome: not built by nvcc
