@@ -137,9 +137,13 @@ def main(argv: list[str] | None = None) -> int:
                 old_build = ahead.result(old_source)
                 if not old_build.ok:
                     verdict = f"did not build at {args.base}"
-                else:
-                    verdict = "same" if sass(tool, new.cubin) == sass(tool, old_build.cubin) else "SASS differs"
-            verdicts[verdict.split(":")[0]] += 1
+                elif sass(tool, new.cubin) == sass(tool, old_build.cubin):
+                    verdict = "same"
+                else:  # what moved with it: the figures a record keeps
+                    was, now = old_build.totals(), new.totals()
+                    moved = ", ".join(f"{k} {was[k]} -> {now[k]}" for k in now if was[k] != now[k])
+                    verdict = "SASS differs" + (f" ({moved})" if moved else "")
+            verdicts[verdict.split(":")[0].split(" (")[0]] += 1
             if verdict != "same":
                 print(f"{name}: {verdict}  {json.dumps(chosen[name], sort_keys=True)}")
     finally:
