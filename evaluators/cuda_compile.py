@@ -90,6 +90,21 @@ def nvcc_version() -> str:
     return out.strip().splitlines()[-1]
 
 
+def cuobjdump_path() -> str | None:
+    """cuobjdump from PATH, beside nvcc, or the copy Triton's wheel carries (the machines here
+    have only that one); None when there is none."""
+    on_path, nvcc = shutil.which("cuobjdump"), shutil.which("nvcc")
+    candidates = [Path(on_path)] if on_path else []
+    if nvcc:
+        candidates.append(Path(nvcc).resolve().parent / "cuobjdump")
+    try:
+        import triton
+        candidates.append(Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump")
+    except ImportError:
+        pass
+    return next((str(c) for c in candidates if c.is_file()), None)
+
+
 def build_key(source: str, flags: tuple[str, ...], arch: str = ARCH) -> str:
     material = "\n".join([source, nvcc_version(), " ".join(flags), arch])
     return hashlib.sha256(material.encode()).hexdigest()[:24]

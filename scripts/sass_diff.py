@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -28,25 +27,14 @@ sys.path.insert(0, str(REPO))
 
 from engine.errors import UserError  # noqa: E402
 from engine.template import RenderError, load_template, render_text  # noqa: E402
-from evaluators.cuda_compile import CompileAhead  # noqa: E402
+from evaluators.cuda_compile import CompileAhead, cuobjdump_path  # noqa: E402
 
 
 def cuobjdump() -> str:
-    """cuobjdump from PATH, beside nvcc, or the copy Triton's wheel carries."""
-    found = shutil.which("cuobjdump")
-    nvcc = shutil.which("nvcc")
-    candidates = [Path(found)] if found else []
-    if nvcc:
-        candidates.append(Path(nvcc).resolve().parent / "cuobjdump")
-    try:
-        import triton
-        candidates.append(Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump")
-    except ImportError:
-        pass
-    for c in candidates:
-        if c.is_file():
-            return str(c)
-    raise UserError("cuobjdump not found (PATH, beside nvcc, or in the triton package)")
+    found = cuobjdump_path()
+    if found is None:
+        raise UserError("cuobjdump not found (PATH, beside nvcc, or in the triton package)")
+    return found
 
 
 def sass(tool: str, cubin: str) -> str:

@@ -98,11 +98,11 @@ def _compile(kernel, constexprs: dict, **options):
 
 
 def _stack_bytes(compiled, folder: Path) -> int:
-    import triton
+    from evaluators.cuda_compile import cuobjdump_path
 
-    cuobjdump = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
-    if not cuobjdump.exists():
-        pytest.skip("Triton's bundled cuobjdump is missing")
+    cuobjdump = cuobjdump_path()
+    if cuobjdump is None:
+        pytest.skip("no cuobjdump (PATH, beside nvcc, or Triton's bundled one)")
     cubin = folder / "kernel.cubin"
     cubin.write_bytes(compiled.asm["cubin"])
     usage = subprocess.run([str(cuobjdump), "-res-usage", str(cubin)], capture_output=True, text=True).stdout

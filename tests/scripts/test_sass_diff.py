@@ -12,20 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from evaluators.cuda_compile import cuobjdump_path
+
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2"
-sys.path.insert(0, str(REPO / "scripts"))
-from sass_diff import cuobjdump  # noqa: E402
 
 
-def _have_tools() -> bool:
-    try:
-        return shutil.which("nvcc") is not None and bool(cuobjdump())
-    except Exception:
-        return False
-
-
-pytestmark = pytest.mark.skipif(not _have_tools(), reason="needs nvcc and cuobjdump")
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None or cuobjdump_path() is None,
+                                reason="needs nvcc and cuobjdump")
 
 
 GENOMES = {"narrow": {"THREADS": 64, "UNROLL": 1}, "wide": {"THREADS": 256, "UNROLL": 16, "SMEM_FLOATS": 8192},
