@@ -29,12 +29,7 @@ def test_the_kernel_builds_with_fp8_products_and_nothing_for_the_compiler_to_not
 
 def _outputs(script, inp, which: str):
     """out [1, 128, 512] and lse [1, 128] of batch element 0 from block sums of `which` kind."""
-    idx = inp.indices[0].long()
-    raw = inp.kv_cache.view(-1, 656)[idx]
-    k8 = raw[:, :512].contiguous().view(torch.float8_e4m3fn)
-    scales = raw[:, 512:528].contiguous().view(torch.float32).double()
-    rope = raw[:, 528:].contiguous().view(torch.bfloat16)
-    values = k8.double().view(-1, 4, 128).mul(scales[..., None]).view(-1, 512)
+    k8, scales, rope, values = script.gathered_rows(inp.kv_cache.view(-1, 656)[inp.indices[0].long()])
     out = torch.empty(1, 128, 512, dtype=torch.bfloat16)
     lse = torch.empty(1, 128)
     for hb in range(2):

@@ -6,63 +6,53 @@ row's four scales, the RoPE part in bf16. Hopper's FP8 products are said to accu
 14 bits (DeepSeek-V3's report; DeepGEMM promotes every 128 columns, as a block accumulator here
 does): each k32 step's sum is cut to BITS mantissa bits, truncated or rounded, with hi and lo in
 one chain a block or each in its own. Beside it, today's path (rows dequantized to bf16, q bf16)
-and hi alone. Inputs as the harness draws them (B=2, H=128, top-k 2048, context 4K).
+and hi alone. Inputs as the harness draws them (B=2, H=128, top-k 2048, context 4K). The host
+side is scripts/device/fp8_wgmma_precision.py's, which measures the same on the H200.
 
 Usage: python docs/diagnostics/cpu-session45-20261204/fp8_scores_hilo_sim.py
 """
+import importlib.util
 import sys
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO))
 from evaluators import sparse_mla as M  # noqa: E402
 from evaluators.problem import Workload  # noqa: E402
 
-E4M3 = torch.float8_e4m3fn
+_spec = importlib.util.spec_from_file_location("fp8_wgmma_precision", REPO / "scripts" / "device" / "fp8_wgmma_precision.py")
+P = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(P)
+
 PROBLEM = M.SparseMlaDecode("fp8_656")
 W = Workload("sim", 2, 128, 2048, 4096)
 POOL = PROBLEM.new_pool(torch.device("cpu"), [W])
 
 
-def cut(x: torch.Tensor, bits: int | None, mode: str) -> torch.Tensor:
+def block_sums(queries: str, q, k8, bits, mode, separate):
+    """(block sums [heads, rows, 4] in units of q s, s [heads, 1])."""
+    if queries == "bf16":  # today: the rows dequantized (exact), bf16 queries
+        return P.exact_block_sums(q, k8), torch.ones(q.shape[0], 1, dtype=torch.float64)
+    hi, lo, s_q = P.split_queries(q)
+    if queries == "hi":
+        return P.exact_block_sums(hi, k8), s_q
     if bits is None:
-        return x
-    m, e = torch.frexp(x)
-    f = m * 2.0 ** (bits + 1)
-    return torch.ldexp((torch.trunc(f) if mode == "trunc" else torch.round(f)) / 2.0 ** (bits + 1), e)
+        return P.exact_block_sums(hi, k8) + P.exact_block_sums(lo, k8), s_q
+    return P.model_block_sums([hi, lo], k8, bits, chain=not separate, mode=mode), s_q
 
 
 def run(seed: int, queries: str, bits: int | None = None, mode: str = "trunc", separate: bool = False):
     inp = PROBLEM.make_inputs(W, torch.Generator().manual_seed(seed), POOL)
     ref_out, ref_lse = M.reference(inp)
-    idx = inp.indices.clamp(min=0).long()
-    raw = inp.kv_cache.view(-1, 656)[idx]
-    k8 = raw[..., :512].contiguous().view(E4M3).double().view(*idx.shape, 4, 128)
-    scales = raw[..., 512:528].contiguous().view(torch.float32).double()
-    rope = raw[..., 528:].contiguous().view(torch.bfloat16).double()
-    q = inp.q.double()
-    qn, qr = q[..., :512].reshape(*q.shape[:2], 4, 128), q[..., 512:]
-    if queries == "bf16":
-        s_q, parts = torch.ones(*q.shape[:2], 1, 1, dtype=torch.float64), [qn]
-    else:
-        s_q = torch.exp2(torch.floor(torch.log2(448.0 / qn.abs().amax(dim=(-1, -2), keepdim=True))))
-        hi = (qn * s_q).to(E4M3).double()
-        parts = [hi] if queries == "hi" else [hi, (qn * s_q - hi).to(E4M3).double()]
-    chains = [[p] for p in parts] if separate else [parts]
-    blocks = 0
-    for chain in chains:
-        acc = torch.zeros(*q.shape[:2], idx.shape[1], 4, dtype=torch.float64)
-        for part in chain:
-            for step in range(4):
-                cols = slice(32 * step, 32 * step + 32)
-                acc = cut(acc + torch.einsum("bhgc,bkgc->bhkg", part[..., cols], k8[..., cols]), bits, mode)
-        blocks = blocks + acc.float().double()  # fp32 registers from here on
-    s_nope = ((blocks / s_q.squeeze(-1)[..., None, :]) * scales[:, None]).sum(-1)
-    s = (s_nope + torch.einsum("bhd,bkd->bhk", qr, rope)).float() * inp.sm_scale
-    lse = torch.logsumexp(s, dim=-1)
-    p = torch.exp(s - lse[..., None]).to(torch.bfloat16).double()
-    out = torch.einsum("bhk,bkd->bhd", p, (k8 * scales[..., None]).view(*idx.shape, 512)).float().to(torch.bfloat16)
+    out, lse = torch.empty_like(ref_out, dtype=torch.bfloat16), torch.empty_like(ref_lse, dtype=torch.float32)
+    for b in range(W.batch):
+        k8, scales, rope, values = P.gathered_rows(inp.kv_cache.view(-1, 656)[inp.indices[b].long()])
+        q = inp.q[b].double()
+        sums, s_q = block_sums(queries, q[:, :512], k8, bits, mode, separate)
+        s = P.scores_from_block_sums(sums, s_q, scales, q[:, 512:], rope, inp.sm_scale)
+        out[b], lse[b] = P.outputs_from_scores(s, values)
     failure = M.compare("out", out, ref_out, M.OUT_TOL, row_scaled=True) or M.compare("lse", lse, ref_lse, M.LSE_TOL)
     return (failure or "pass")[:70], M.rel_l2(out, ref_out), M.rel_l2(lse, ref_lse), \
         float((lse.double() - ref_lse).abs().max())
