@@ -1,0 +1,57 @@
+"""The device calls prepared for the next session with a device (docs/diagnostics/PREPARED) still
+apply to main: a template change since they were written must not cost a call's device time. Each
+listed script exists, every repository path it names exists, every variants file it names parses
+against today's template, and each variant renders with its edits (each old text found once)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.template import load_template
+from tests.scripts._device_script import DEVICE_SCRIPTS
+
+REPO = Path(__file__).resolve().parents[2]
+PREPARED = REPO / "docs" / "diagnostics" / "PREPARED"
+PATH = re.compile(r"(?<![\w/.$])((?:docs|scripts|tests|templates)/[\w./-]*\w)")
+
+
+def prepared_calls() -> list[str]:
+    lines = PREPARED.read_text().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def named_paths(script: Path) -> list[str]:
+    text = "\n".join(line.split("#", 1)[0] for line in script.read_text().splitlines())
+    return sorted(set(PATH.findall(text)))
+
+
+def test_the_path_pattern_finds_what_a_call_names(tmp_path):
+    script = tmp_path / "call.sh"
+    script.write_text("# docs/not/read.json in a comment\n"
+                      "bash scripts/device/in_graph_call.sh 3 docs/d/v.json 1,8\n"
+                      "python3 -m pytest tests/gpu/test_x.py -k x > \"$OUT/tests/log\"\n")
+    assert named_paths(script) == ["docs/d/v.json", "scripts/device/in_graph_call.sh", "tests/gpu/test_x.py"]
+
+
+@pytest.mark.parametrize("call", prepared_calls())
+def test_a_prepared_call_applies_to_main(call):
+    script = REPO / call
+    assert script.is_file(), f"{PREPARED}: {call} does not exist"
+    missing = [p for p in named_paths(script) if not (REPO / p).exists()]
+    assert not missing, f"{call} names paths that do not exist: {missing}"
+    import sys
+    sys.path.insert(0, str(DEVICE_SCRIPTS))
+    try:
+        from variants import load_variants
+    finally:
+        sys.path.remove(str(DEVICE_SCRIPTS))
+    template = load_template(REPO / "templates" / "sparse_mla.cu.j2")
+    for path in named_paths(script):
+        if path.endswith(".json"):
+            variants = load_variants(REPO / path, template, language="cuda")
+            assert variants, f"{path}: no variant"
+            for variant in variants.values():
+                assert "__global__" in variant.render(), f"{path}: {variant.name!r} rendered no kernel"
