@@ -55,3 +55,41 @@ def test_a_prepared_call_applies_to_main(call):
             assert variants, f"{path}: no variant"
             for variant in variants.values():
                 assert "__global__" in variant.render(), f"{path}: {variant.name!r} rendered no kernel"
+
+
+def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
+    """scripts/device/run_prepared.sh on a list of real scripts: each runs, a failing one does not
+    stop the next, each call's output and exit status are logged, comment and blank lines skipped."""
+    import subprocess
+
+    out = tmp_path / "out"
+    out.mkdir()
+    first, second = tmp_path / "first.sh", tmp_path / "second.sh"
+    first.write_text('echo one >> "$OUT/order"; exit 3\n')
+    second.write_text('echo two >> "$OUT/order"; echo printed\n')
+    listing = tmp_path / "PREPARED"
+    listing.write_text(f"# a comment\n{first}\n\n{second}\n")
+    done = subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "120"], cwd=REPO,
+                          env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (out / "order").read_text().split() == ["one", "two"]
+    log = (out / "prepared.log").read_text().splitlines()
+    assert [line.split(": ")[0] for line in log] == [str(first), str(second)]
+    assert "rc 3 " in log[0] and "rc 0 " in log[1]
+    assert (out / "second.log").read_text().strip() == "printed"
+
+
+def test_run_prepared_skips_what_its_budget_no_longer_covers(tmp_path):
+    import subprocess
+
+    out = tmp_path / "out"
+    out.mkdir()
+    call = tmp_path / "call.sh"
+    call.write_text('echo ran >> "$OUT/ran"\n')
+    listing = tmp_path / "PREPARED"
+    listing.write_text(f"{call}\n")
+    subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "30"], cwd=REPO, check=True,
+                   env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)}, timeout=60)
+    assert not (out / "ran").exists()
+    assert "not run" in (out / "prepared.log").read_text()
