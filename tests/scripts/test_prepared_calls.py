@@ -1,11 +1,15 @@
 """The device calls prepared for the next session with a device (docs/diagnostics/PREPARED) still
 apply to main: a template change since they were written must not cost a call's device time. Each
-listed script exists, every repository path it names exists, every variants file it names parses
-against today's template, and each variant renders with its edits (each old text found once)."""
+listed script exists, every repository path it names exists, every diff it applies (`patch -p1 <
+X.diff`, an unmerged change a call measures) applies to main's files, every variants file it names
+parses against today's template (with those diffs applied, in a copy), and each variant renders
+with its edits (each old text found once)."""
 
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -36,8 +40,28 @@ def test_the_path_pattern_finds_what_a_call_names(tmp_path):
     assert named_paths(script) == ["docs/d/v.json", "scripts/device/in_graph_call.sh", "tests/gpu/test_x.py"]
 
 
+def patched_copy(script: Path, tmp_path: Path) -> Path:
+    """A copy of the repository's templates and spaces with the script's diffs applied (patch -p1, as
+    the call does), or the repository itself when it applies none."""
+    diffs = [REPO / p for p in named_paths(script) if p.endswith(".diff")]
+    if not diffs:
+        return REPO
+    root = tmp_path / "patched"
+    for folder in ("templates", "genomes"):
+        shutil.copytree(REPO / folder, root / folder)
+    for diff in diffs:
+        touched = re.findall(r"^\+\+\+ b/(\S+)", diff.read_text(), re.M)
+        for rel in touched:  # the diff's other files (tests, ...) as they are on main
+            if not (root / rel).exists():
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(REPO / rel, root / rel)
+        done = subprocess.run(["patch", "-p1", "--forward", "-i", str(diff)], cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, f"{diff.relative_to(REPO)} no longer applies to main: {done.stdout}{done.stderr}"
+    return root
+
+
 @pytest.mark.parametrize("call", prepared_calls())
-def test_a_prepared_call_applies_to_main(call):
+def test_a_prepared_call_applies_to_main(call, tmp_path):
     script = REPO / call
     assert script.is_file(), f"{PREPARED}: {call} does not exist"
     missing = [p for p in named_paths(script) if not (REPO / p).exists()]
@@ -48,7 +72,7 @@ def test_a_prepared_call_applies_to_main(call):
         from variants import load_variants
     finally:
         sys.path.remove(str(DEVICE_SCRIPTS))
-    template = load_template(REPO / "templates" / "sparse_mla.cu.j2")
+    template = load_template(patched_copy(script, tmp_path) / "templates" / "sparse_mla.cu.j2")
     for path in named_paths(script):
         if path.endswith(".json"):
             variants = load_variants(REPO / path, template, language="cuda")
