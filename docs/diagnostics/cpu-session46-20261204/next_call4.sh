@@ -9,7 +9,9 @@ n=4; source scripts/device/call_env.sh  # the wheels on the path, the clocks not
 diff=docs/diagnostics/cpu-session46-20261204/raw-scores.diff
 patch -p1 --forward < "$diff" > "$OUT/call4-patch.log" 2>&1 \
   || { echo "the diff did not apply"; cat "$OUT/call4-patch.log"; exit 1; }
-trap 'patch -p1 -R < "$diff" >> "$OUT/call4-patch.log" 2>&1' EXIT  # the tree as it came, for any later call
+# the tree as it came for any later call, also when run_prepared.sh's time limit stops this one
+trap 'patch -p1 -R < "$diff" >> "$OUT/call4-patch.log" 2>&1' EXIT
+trap 'exit 143' TERM
 timeout 240 python3 -m pytest -q tests/gpu/test_gpu_cuda_template.py -k raw > "$OUT/call4-gpu_tests.log" 2>&1
 tail -3 "$OUT/call4-gpu_tests.log"
 bash scripts/device/in_graph_call.sh 4 docs/diagnostics/cpu-session46-20261204/next_variants4.json 1,2,4,5,8,64,128
