@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the device calls listed in docs/diagnostics/PREPARED (or the file $PREPARED names), in order, in one device call (one
-# machine start instead of one a call), each under its own time limit within what the device
-# tool's 600 s leave, and goes on past one that fails or runs out of time. Each call writes its
+# Runs the device calls listed in docs/diagnostics/PREPARED (or the file $PREPARED names), in order,
+# in one device call (one machine start instead of one a call), each under what is left of the
+# budget, and goes on past one that fails or runs out of time. Each call writes its
 # own $OUT files as when run alone; $OUT/prepared.log says which ran, how long, and their exit
 # status. Usage, from the repository root on the device (carrying .whl):
 #   bash scripts/device/run_prepared.sh [SECONDS]    # SECONDS: this run's budget, default 570

@@ -16,6 +16,7 @@ def load_device_script(file_name: str):
     try:
         spec = importlib.util.spec_from_file_location(f"device_{Path(file_name).stem}", DEVICE_SCRIPTS / file_name)
         module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # registered while it runs: its dataclasses look their module up
         spec.loader.exec_module(module)
         return module
     finally:

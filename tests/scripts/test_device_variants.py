@@ -6,7 +6,6 @@ variants refused with the file, the variant and the field named."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -17,6 +16,7 @@ import pytest
 
 from engine.errors import UserError
 from engine.template import load_template
+from tests.scripts._device_script import load_device_script
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "templates"
@@ -26,12 +26,7 @@ SMALL = FIXTURES / "sparse_mla_small.triton.j2"  # another template beside it, w
 
 @pytest.fixture(scope="module")
 def variants():
-    spec = importlib.util.spec_from_file_location("device_variants", REPO / "scripts" / "device" / "variants.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
+    return load_device_script("variants.py")
 
 
 def write(folder: Path, data, name: str = "variants.json") -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template
-from tests.scripts._device_script import DEVICE_SCRIPTS
+from tests.scripts._device_script import load_device_script
 
 REPO = Path(__file__).resolve().parents[2]
 PREPARED = REPO / "docs" / "diagnostics" / "PREPARED"
@@ -66,12 +66,7 @@ def test_a_prepared_call_applies_to_main(call, tmp_path):
     assert script.is_file(), f"{PREPARED}: {call} does not exist"
     missing = [p for p in named_paths(script) if not (REPO / p).exists()]
     assert not missing, f"{call} names paths that do not exist: {missing}"
-    import sys
-    sys.path.insert(0, str(DEVICE_SCRIPTS))
-    try:
-        from variants import load_variants
-    finally:
-        sys.path.remove(str(DEVICE_SCRIPTS))
+    load_variants = load_device_script("variants.py").load_variants
     template = load_template(patched_copy(script, tmp_path) / "templates" / "sparse_mla.cu.j2")
     for path in named_paths(script):
         if path.endswith(".json"):
@@ -84,8 +79,6 @@ def test_a_prepared_call_applies_to_main(call, tmp_path):
 def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
     """scripts/device/run_prepared.sh on a list of real scripts: each runs, a failing one does not
     stop the next, each call's output and exit status are logged, comment and blank lines skipped."""
-    import subprocess
-
     out = tmp_path / "out"
     out.mkdir()
     first, second = tmp_path / "first.sh", tmp_path / "second.sh"
@@ -105,8 +98,6 @@ def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
 
 
 def test_run_prepared_skips_what_its_budget_no_longer_covers(tmp_path):
-    import subprocess
-
     out = tmp_path / "out"
     out.mkdir()
     call = tmp_path / "call.sh"
