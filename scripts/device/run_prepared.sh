@@ -15,6 +15,7 @@ grep -v '^#' "${PREPARED:-docs/diagnostics/PREPARED}" | sed '/^\s*$/d' | while r
     continue
   fi
   start=$(date +%s)
-  timeout "$left" bash "$call" > "$OUT/$(basename "$call" .sh).log" 2>&1
+  # stdin from /dev/null: the list itself is the loop's stdin, which a reading call would swallow
+  timeout "$left" bash "$call" < /dev/null > "$OUT/$(basename "$call" .sh).log" 2>&1
   echo "$call: rc $? in $(( $(date +%s) - start )) s" | tee -a "$OUT/prepared.log"
 done

@@ -97,6 +97,22 @@ def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
     assert (out / "second.log").read_text().strip() == "printed"
 
 
+def test_a_call_that_reads_its_input_does_not_swallow_the_calls_after_it(tmp_path):
+    """The list reaches the loop on its standard input; a call (pip, a tool asking a question) that
+    read its own would take the rest of the list with it, and those calls would silently not run."""
+    out = tmp_path / "out"
+    out.mkdir()
+    reader, after = tmp_path / "reader.sh", tmp_path / "after.sh"
+    reader.write_text('cat > "$OUT/read"\n')
+    after.write_text('echo ran > "$OUT/after"\n')
+    listing = tmp_path / "PREPARED"
+    listing.write_text(f"{reader}\n{after}\n")
+    subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "120"], cwd=REPO, check=True,
+                   env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)}, timeout=60)
+    assert (out / "read").read_text() == ""
+    assert (out / "after").read_text().strip() == "ran"
+
+
 def test_run_prepared_skips_what_its_budget_no_longer_covers(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
