@@ -2,8 +2,9 @@
 rendered source's `// ---- e4m3 to bf16` and `// ---- e4m3 end` markers are host-and-device code,
 so nvcc builds them into a host program that checks every pair of e4m3 codes, times power-of-two
 scales from 2^-30 to 2^20 and a zero scale (each pair in both halves of a word of four, the
-kernel's conversion), against a decoding of the e4m3 bits written independently here. No GPU is needed; on the GPU the same
-functions run inside the kernel (the GPU tier checks the kernel's output)."""
+kernel's conversion), against a decoding of the e4m3 bits written independently here. No GPU is
+needed; on the GPU the same functions run inside the kernel (the GPU tier checks the kernel's
+output)."""
 
 from __future__ import annotations
 
