@@ -76,20 +76,30 @@ def test_a_prepared_call_applies_to_main(call, tmp_path):
                 assert "__global__" in variant.render(), f"{path}: {variant.name!r} rendered no kernel"
 
 
-def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
-    """scripts/device/run_prepared.sh on a list of real scripts: each runs, a failing one does not
-    stop the next, each call's output and exit status are logged, comment and blank lines skipped."""
+def run_prepared(tmp_path: Path, calls: dict[str, str], budget: int, listing_head: str = "") -> tuple[Path, list[Path]]:
+    """scripts/device/run_prepared.sh over real scripts (name -> body), listed in that order after
+    `listing_head`, with `budget` seconds: ($OUT, the scripts' paths), the run checked to exit 0."""
     out = tmp_path / "out"
     out.mkdir()
-    first, second = tmp_path / "first.sh", tmp_path / "second.sh"
-    first.write_text('echo one >> "$OUT/order"; exit 3\n')
-    second.write_text('echo two >> "$OUT/order"; echo printed\n')
+    scripts = []
+    for name, body in calls.items():
+        scripts.append(tmp_path / f"{name}.sh")
+        scripts[-1].write_text(body)
     listing = tmp_path / "PREPARED"
-    listing.write_text(f"# a comment\n{first}\n\n{second}\n")
-    done = subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "120"], cwd=REPO,
+    listing.write_text(listing_head + "".join(f"{script}\n" for script in scripts))
+    done = subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), str(budget)], cwd=REPO,
                           env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    return out, scripts
+
+
+def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
+    """scripts/device/run_prepared.sh on a list of real scripts: each runs, a failing one does not
+    stop the next, each call's output and exit status are logged, comment and blank lines skipped."""
+    out, (first, second) = run_prepared(tmp_path, {"first": 'echo one >> "$OUT/order"; exit 3\n',
+                                                   "second": 'echo two >> "$OUT/order"; echo printed\n'},
+                                        120, listing_head="# a comment\n\n")
     assert (out / "order").read_text().split() == ["one", "two"]
     log = (out / "prepared.log").read_text().splitlines()
     assert [line.split(": ")[0] for line in log] == [str(first), str(second)]
@@ -100,27 +110,12 @@ def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
 def test_a_call_that_reads_its_input_does_not_swallow_the_calls_after_it(tmp_path):
     """The list reaches the loop on its standard input; a call (pip, a tool asking a question) that
     read its own would take the rest of the list with it, and those calls would silently not run."""
-    out = tmp_path / "out"
-    out.mkdir()
-    reader, after = tmp_path / "reader.sh", tmp_path / "after.sh"
-    reader.write_text('cat > "$OUT/read"\n')
-    after.write_text('echo ran > "$OUT/after"\n')
-    listing = tmp_path / "PREPARED"
-    listing.write_text(f"{reader}\n{after}\n")
-    subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "120"], cwd=REPO, check=True,
-                   env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)}, timeout=60)
+    out, _ = run_prepared(tmp_path, {"reader": 'cat > "$OUT/read"\n', "after": 'echo ran > "$OUT/after"\n'}, 120)
     assert (out / "read").read_text() == ""
     assert (out / "after").read_text().strip() == "ran"
 
 
 def test_run_prepared_skips_what_its_budget_no_longer_covers(tmp_path):
-    out = tmp_path / "out"
-    out.mkdir()
-    call = tmp_path / "call.sh"
-    call.write_text('echo ran >> "$OUT/ran"\n')
-    listing = tmp_path / "PREPARED"
-    listing.write_text(f"{call}\n")
-    subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "30"], cwd=REPO, check=True,
-                   env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)}, timeout=60)
+    out, _ = run_prepared(tmp_path, {"call": 'echo ran >> "$OUT/ran"\n'}, 30)
     assert not (out / "ran").exists()
     assert "not run" in (out / "prepared.log").read_text()
