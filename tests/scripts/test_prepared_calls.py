@@ -7,9 +7,13 @@ with its edits (each old text found once)."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
+import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -91,7 +95,15 @@ def run_prepared(tmp_path: Path, calls: dict[str, str], budget: int, listing_hea
                           env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    return out, scripts
+    # the device tool brings back at most 8 files: everything comes back packed in one archive,
+    # beside the log
+    assert sorted(p.name for p in out.iterdir()) == ["prepared.log", "prepared.tar.gz"]
+    unpacked = tmp_path / "unpacked"
+    unpacked.mkdir()
+    with tarfile.open(out / "prepared.tar.gz") as archive:
+        archive.extractall(unpacked, filter="data")
+    assert (unpacked / "prepared.log").read_text() == (out / "prepared.log").read_text()
+    return unpacked, scripts
 
 
 def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
@@ -119,3 +131,45 @@ def test_run_prepared_skips_what_its_budget_no_longer_covers(tmp_path):
     out, _ = run_prepared(tmp_path, {"call": 'echo ran >> "$OUT/ran"\n'}, 30)
     assert not (out / "ran").exists()
     assert "not run" in (out / "prepared.log").read_text()
+
+
+def test_what_calls_write_comes_back_in_one_archive_however_many_files(tmp_path):
+    """Four prepared calls write about 15 files, and the device tool returns at most 8 from $OUT:
+    the forty-eighth session lost its fourth call's logs and timings that way."""
+    writes = "".join(f'echo {i} > "$OUT/file{i}.txt"\n' for i in range(12))
+    out, _ = run_prepared(tmp_path, {"many": writes, "folder": 'mkdir -p "$OUT/sub" && echo deep > "$OUT/sub/f"\n'}, 120)
+    assert [(out / f"file{i}.txt").read_text().strip() for i in range(12)] == [str(i) for i in range(12)]
+    assert (out / "sub" / "f").read_text().strip() == "deep"
+
+
+def test_a_run_stopped_by_the_device_limit_still_packs_what_ran(tmp_path):
+    """The device tool stops a command at its limit with SIGTERM to its process group: the files of
+    the calls that ran so far still come back, and no later call starts."""
+    out, staging = tmp_path / "out", tmp_path / "staging"  # the staging folder from mktemp, under TMPDIR
+    out.mkdir()
+    staging.mkdir()
+    first, second = tmp_path / "first.sh", tmp_path / "second.sh"
+    first.write_text('echo $$ > "$OUT/first"; exec sleep 60\n')  # stands for a call still running
+    second.write_text('echo ran > "$OUT/second"\n')
+    listing = tmp_path / "PREPARED"
+    listing.write_text(f"{first}\n{second}\n")
+    run = subprocess.Popen(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), "120"], cwd=REPO,
+                           env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing),
+                                "TMPDIR": str(staging)},
+                           start_new_session=True, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not list(staging.glob("*/first")):  # the first call is running
+            assert time.monotonic() < deadline and run.poll() is None, "the first call never wrote its file"
+            time.sleep(0.05)
+        os.killpg(run.pid, signal.SIGTERM)
+        assert run.wait(timeout=30) == 143
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    with tarfile.open(out / "prepared.tar.gz") as archive:
+        names = {Path(name).name for name in archive.getnames()}
+        pid = int(archive.extractfile("./first").read())
+    assert "first" in names and "second" not in names
+    with pytest.raises(ProcessLookupError):  # the running call was stopped too, not left behind
+        os.kill(pid, 0)
