@@ -14,7 +14,10 @@ t0=$(date +%s)
 final_out=$OUT
 staging=$(mktemp -d)
 running=
-pack() { tar czf "$final_out/prepared.tar.gz" -C "$staging" . && cp "$staging/prepared.log" "$final_out/" 2>/dev/null; }
+pack() {
+  tar czf "$final_out/prepared.tar.gz" -C "$staging" . && cp "$staging/prepared.log" "$final_out/" 2>/dev/null
+  rm -rf "$staging"
+}
 # When the device call's limit stops this script (SIGTERM to its process group, which `timeout`
 # leaves: it runs each call in a group of its own), the running call is stopped through its
 # `timeout`, and what ran so far is packed and still comes back.
@@ -28,8 +31,8 @@ for call in "${calls[@]}"; do
     continue
   fi
   start=$(date +%s)
-  # in the background, so that the trap above runs at once; stdin from /dev/null, where no call
-  # can read (or, as before the list was read first, swallow) anything
+  # in the background, so that the trap above runs at once; stdin from /dev/null, so that a call
+  # that reads its input (pip, a tool asking a question) gets nothing rather than waiting
   timeout "$left" bash "$call" < /dev/null > "$OUT/$(basename "$call" .sh).log" 2>&1 &
   running=$!
   wait "$running"

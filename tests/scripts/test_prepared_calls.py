@@ -91,10 +91,14 @@ def run_prepared(tmp_path: Path, calls: dict[str, str], budget: int, listing_hea
         scripts[-1].write_text(body)
     listing = tmp_path / "PREPARED"
     listing.write_text(listing_head + "".join(f"{script}\n" for script in scripts))
+    staging = tmp_path / "staging"  # where mktemp puts the script's staging folder (TMPDIR)
+    staging.mkdir()
     done = subprocess.run(["bash", str(REPO / "scripts" / "device" / "run_prepared.sh"), str(budget)], cwd=REPO,
-                          env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing)},
+                          env={"PATH": "/usr/bin:/bin", "OUT": str(out), "PREPARED": str(listing),
+                               "TMPDIR": str(staging)},
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+    assert not any(staging.iterdir()), "the staging folder was left behind"
     # the device tool brings back at most 8 files: everything comes back packed in one archive,
     # beside the log
     assert sorted(p.name for p in out.iterdir()) == ["prepared.log", "prepared.tar.gz"]
@@ -120,8 +124,9 @@ def test_run_prepared_runs_each_call_in_order_past_a_failing_one(tmp_path):
 
 
 def test_a_call_that_reads_its_input_does_not_swallow_the_calls_after_it(tmp_path):
-    """The list reaches the loop on its standard input; a call (pip, a tool asking a question) that
-    read its own would take the rest of the list with it, and those calls would silently not run."""
+    """A call that reads its standard input (pip, a tool asking a question) gets nothing, neither
+    the rest of the list (which it once swallowed, so that later calls silently did not run) nor a
+    terminal to wait on."""
     out, _ = run_prepared(tmp_path, {"reader": 'cat > "$OUT/read"\n', "after": 'echo ran > "$OUT/after"\n'}, 120)
     assert (out / "read").read_text() == ""
     assert (out / "after").read_text().strip() == "ran"
@@ -171,5 +176,6 @@ def test_a_run_stopped_by_the_device_limit_still_packs_what_ran(tmp_path):
         names = {Path(name).name for name in archive.getnames()}
         pid = int(archive.extractfile("./first").read())
     assert "first" in names and "second" not in names
+    assert not any(staging.iterdir()), "the staging folder was left behind"
     with pytest.raises(ProcessLookupError):  # the running call was stopped too, not left behind
         os.kill(pid, 0)
