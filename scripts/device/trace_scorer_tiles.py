@@ -103,9 +103,9 @@ ADAPTIVE_PROBES = [  # PAIRING = adaptive: the scores and P of a pair scored til
 
 
 FP8_PROBES = [  # the value threads' dequantization of tile v (the scorer schedule on FP8-656 rows)
-    ("        default: wait_copies<4>(); break;\n      }\n      const uint32_t tile = tile_at(v);\n",
+    ("        default: wait_copies<4>(); break;\n      }\n      // the row's scales",
      "        default: wait_copies<4>(); break;\n      }\n"
-     f"      if (tid == 0) kg_stamp(v, {ev('v0_copies_in')});\n      const uint32_t tile = tile_at(v);\n"),
+     f"      if (tid == 0) kg_stamp(v, {ev('v0_copies_in')});\n      // the row's scales"),
     ("      mbar_arrive(bar_full + 8 * (v % BUFS));\n    };\n",
      f"      mbar_arrive(bar_full + 8 * (v % BUFS));\n      if (tid == 0) kg_stamp(v, {ev('v0_converted')});\n    }};\n"),
 ]
