@@ -16,6 +16,7 @@ from typing import Sequence
 from engine.audit import audit
 from engine.compare import compare, load_sweep, plot, report
 from engine.errors import UserError
+from engine.export import DEFAULT_MIN_GAIN, export
 from engine.faults import FaultInjector
 from engine.objectives import parse_objectives
 from engine.genome import Genome, InvalidGenome, complete, parse_params
@@ -106,6 +107,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     cp = sub.add_parser("compact", help="merge a run folder's Parquet parts into one (to copy or archive it)")
     cp.add_argument("run_dir", type=Path)
+
+    ex = sub.add_parser("export", help="write a run's winners as kernel sources with a dispatch table (each "
+                                       "only where it measurably beats the default kernel)")
+    ex.add_argument("run_dir", type=Path)
+    ex.add_argument("--out", type=Path, help="an absent or empty folder (default: RUN_DIR/export)")
+    ex.add_argument("--default", action="append", default=[], metavar="GENOME_ID",
+                    help="the default kernel of its problem (repeat for each cache format); else the space's "
+                         "default genome where the run evaluated it")
+    ex.add_argument("--min-gain", type=float, default=DEFAULT_MIN_GAIN,
+                    help="the least speedup over the default that counts, as a fraction (default %(default)s)")
     return p
 
 
@@ -146,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show, "compact": cmd_compact,
                 "audit": cmd_audit, "compile": cmd_compile,
-                "compare-strategies": cmd_compare}[args.command](args)
+                "compare-strategies": cmd_compare, "export": cmd_export}[args.command](args)
     except UserError as exc:
         print(f"engine: error: {exc}", file=sys.stderr)
         return 2
@@ -418,6 +429,11 @@ def cmd_compare(args) -> int:
 
 def cmd_show(args) -> int:
     show(args.run_dir, sys.stdout, args.top)
+    return 0
+
+
+def cmd_export(args) -> int:
+    export(args.run_dir, args.out or args.run_dir / "export", sys.stdout, args.default, args.min_gain)
     return 0
 
 

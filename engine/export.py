@@ -1,0 +1,297 @@
+"""Export a run's winners as kernel sources with a dispatch table: each winner only on the
+workloads where it measurably beats the default kernel, both timed in the same run.
+
+A genome reading an FP8 cache solves another problem than one reading bf16, so each group of
+genomes that share the template's problem arguments gets its own default and its own entries.
+A measured workload covers the shapes from just past the next smaller measured batch (and
+context) up to its own; a shape past the largest measured one goes to the default kernel: the
+table never extrapolates. Among the genomes that beat the default at a workload, those not
+measurably slower than the fastest count as equals, and the table takes as few kernels from them
+as it can (a kernel a shape range because of noise would be a kernel more to ship and trust)."""
+
+from __future__ import annotations
+
+import json
+import pprint
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, TextIO
+
+from engine.errors import UserError
+from engine.run_folder import read_config, template_of_run
+from engine.store.reader import read_records
+from engine.template import Template
+from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE
+
+SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
+DEFAULT_MIN_GAIN = 0.02  # a winner must be at least this much faster than the default (median over median)
+
+
+@dataclass(frozen=True)
+class Timing:
+    median_us: float
+    iqr_us: float
+
+
+def _times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
+    """One genome's timing per workload over its ok rows, the row ``pick`` (min or max) chooses."""
+    per: dict[str, list[Timing]] = {}
+    for r in rows:
+        for w in r["workloads"] or []:
+            if w.get("median_us"):
+                per.setdefault(w["name"], []).append(Timing(w["median_us"], w.get("iqr_us") or 0.0))
+    return {name: pick(ts, key=lambda t: t.median_us) for name, ts in per.items()}
+
+
+def beats(candidate: Timing, default: Timing, min_gain: float) -> bool:
+    """Faster by at least ``min_gain`` of the candidate's median, and with the two interquartile
+    ranges apart (centred on the medians): a gain inside the spread is not a measured one."""
+    return (default.median_us >= candidate.median_us * (1.0 + min_gain)
+            and candidate.median_us + candidate.iqr_us / 2 < default.median_us - default.iqr_us / 2)
+
+
+def contenders(timings: dict[str, Timing], default: Timing, min_gain: float) -> dict[str, Timing]:
+    """The genomes that measurably beat the default at one workload and are not measurably slower
+    than the fastest of them (their interquartile ranges meet the fastest's)."""
+    winners = {gid: t for gid, t in timings.items() if beats(t, default, min_gain)}
+    if not winners:
+        return {}
+    best = min(winners.values(), key=lambda t: t.median_us)
+    return {gid: t for gid, t in winners.items()
+            if t.median_us - t.iqr_us / 2 <= best.median_us + best.iqr_us / 2}
+
+
+def fewest_kernels(contending: dict[str, dict[str, Timing]]) -> dict[str, str]:
+    """workload -> the genome to run there, from each workload's contenders, so that few kernels
+    cover the table: the genome that contends at the most workloads still open takes them all (on
+    a tie, the one with the smaller summed time there), then the next. A workload with no contender
+    is left out (the default's)."""
+    chosen: dict[str, str] = {}
+    open_ = {name: c for name, c in contending.items() if c}
+    while open_:
+        reach: dict[str, list[str]] = {}
+        for name, c in open_.items():
+            for gid in c:
+                reach.setdefault(gid, []).append(name)
+        gid = min(reach, key=lambda g: (-len(reach[g]), sum(open_[n][g].median_us for n in reach[g]), g))
+        for name in reach[gid]:
+            chosen[name] = gid
+            del open_[name]
+    return chosen
+
+
+def covered_ranges(values: list[int]) -> dict[int, list[int]]:
+    """Each measured value -> [first, last] of the shapes it covers: from just past the next
+    smaller measured value (or 1) up to itself."""
+    ranges, lo = {}, 1
+    for v in sorted(set(values)):
+        ranges[v] = [lo, v]
+        lo = v + 1
+    return ranges
+
+
+def _group_key(template: Template, params: Mapping[str, Any]) -> str:
+    return json.dumps(template.problem_kwargs(params), sort_keys=True)
+
+
+def _ok_genome_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = [r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r["params_json"]]
+    cpu = [r["genome_id"] for r in rows if r["cpu_row"]]
+    if cpu:
+        raise UserError(f"{len(cpu)} ok rows (genome {cpu[0]}, ...) hold interpreter timings from a CPU run; "
+                        "export needs GPU timings")
+    gpus = sorted({(r["env"] or {}).get("gpu") or "?" for r in rows})
+    if len(gpus) > 1:
+        raise UserError(f"the ok rows were timed on {len(gpus)} kinds of device ({', '.join(gpus)}); a dispatch "
+                        "table compares figures of one device only")
+    return rows
+
+
+def _defaults(template: Template, by_genome: dict[str, list[dict[str, Any]]], named: list[str],
+              run_dir: Path, fixed: Mapping[str, Any]) -> dict[str, str]:
+    """group key -> the default kernel's genome id: each named one in its group; else the run's
+    default genome (the row the loop made its baseline); else the genome of the space's (or the
+    run's slice's) defaults with the group's problem genes, where the run evaluated it."""
+    chosen: dict[str, str] = {}
+    for gid in named:
+        if gid not in by_genome:
+            raise UserError(f"--default {gid}: no ok genome of that id in {run_dir}")
+        key = _group_key(template, json.loads(by_genome[gid][0]["params_json"]))
+        if key in chosen and chosen[key] != gid:
+            raise UserError(f"--default {gid} and --default {chosen[key]} both solve problem {key}: name one")
+        chosen[key] = gid
+    space = template.load_space()
+    space_default = (space.restrict(fixed) if fixed else space).default_params()
+    genes = [gene for _, gene in template.problem_args]
+    ranked = sorted(by_genome.items(), key=lambda kv: kv[1][0]["operator"] != "default")  # the run's own first
+    for gid, rows in ranked:
+        params = json.loads(rows[0]["params_json"])
+        key = _group_key(template, params)
+        if key not in chosen and (rows[0]["operator"] == "default"
+                                  or params == {**space_default, **{g: params[g] for g in genes}}):
+            chosen[key] = gid
+    return chosen
+
+
+def _entries(shapes: dict[str, dict[str, Any]], default_times: dict[str, Timing],
+             candidates: dict[str, dict[str, Timing]], min_gain: float) -> list[dict[str, Any]]:
+    """One entry per workload the default was timed on (elsewhere there is nothing to beat), in
+    order of (heads, topk, batch, context), with the shapes it covers among the workloads of its
+    heads and topk, and its winner (None: the default's)."""
+    chosen = fewest_kernels({name: contenders({gid: t[name] for gid, t in candidates.items() if name in t},
+                                              default_times[name], min_gain)
+                             for name in shapes if name in default_times})
+    entries = []
+    for (heads, topk), names in _by_heads_topk(shapes).items():
+        names = [n for n in names if n in default_times]
+        batches = covered_ranges([shapes[n]["batch"] for n in names])
+        contexts = covered_ranges([shapes[n]["context"] for n in names])
+        for name in names:
+            w, base, gid = shapes[name], default_times[name], chosen.get(name)
+            mine = candidates[gid][name] if gid else base
+            entries.append({"workload": name, "heads": heads, "topk": topk, "batch": batches[w["batch"]],
+                            "context": contexts[w["context"]], "winner": gid, "median_us": mine.median_us,
+                            "iqr_us": mine.iqr_us, "default_median_us": base.median_us,
+                            "default_iqr_us": base.iqr_us})
+    return entries
+
+
+def _by_heads_topk(shapes: dict[str, dict[str, Any]]) -> dict[tuple[int, int], list[str]]:
+    groups: dict[tuple[int, int], list[str]] = {}
+    for name, w in sorted(shapes.items(), key=lambda kv: (kv[1]["heads"], kv[1]["topk"], kv[1]["batch"],
+                                                           kv[1]["context"])):
+        groups.setdefault((w["heads"], w["topk"]), []).append(name)
+    return groups
+
+
+def build_table(run_dir: Path, named_defaults: list[str] | None = None,
+                min_gain: float = DEFAULT_MIN_GAIN) -> tuple[dict[str, Any], Template]:
+    """The dispatch table of a run (as dispatch.json holds it) and the template it was made with."""
+    if min_gain < 0:
+        raise UserError(f"--min-gain {min_gain}: a gain is not negative")
+    config = read_config(run_dir)
+    template = template_of_run(run_dir, config)
+    rows = _ok_genome_rows(read_records(run_dir))
+    if not rows:
+        raise UserError(f"{run_dir}: no genome evaluated ok; nothing to export")
+    by_genome: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_genome.setdefault(r["genome_id"], []).append(r)
+    defaults = _defaults(template, by_genome, named_defaults or [], run_dir, config.fixed)
+    groups: dict[str, list[str]] = {}
+    for gid, rs in by_genome.items():
+        groups.setdefault(_group_key(template, json.loads(rs[0]["params_json"])), []).append(gid)
+    kernels: dict[str, dict[str, Any]] = {}
+
+    def kernel(gid: str) -> str:
+        name = f"kernels/{gid}{SOURCE_SUFFIX[template.language]}"
+        kernels[gid] = {"source": name, "params": json.loads(by_genome[gid][0]["params_json"])}
+        return name
+
+    out_groups = []
+    for key, members in sorted(groups.items()):
+        problem = json.loads(key)
+        default_id = defaults.get(key)
+        group: dict[str, Any] = {"problem": problem, "default": None, "entries": [], "note": ""}
+        out_groups.append(group)
+        if default_id is None:
+            group["note"] = ("no default kernel was evaluated in this run for this problem; every shape is left to "
+                             "the caller's own (name one with --default GENOME_ID)")
+            continue
+        group["default"] = {"genome_id": default_id, "kernel": kernel(default_id)}
+        default_times = _times(by_genome[default_id], min)  # the default at its best
+        # a candidate at its worst: a genome measured twice must win both times
+        candidates = {gid: _times(by_genome[gid], max) for gid in members if gid != default_id}
+        shapes = {w["name"]: w for gid in members for r in by_genome[gid] for w in r["workloads"] or []}
+        for e in _entries(shapes, default_times, candidates, min_gain):
+            gid = e.pop("winner")
+            group["entries"].append({**e, "kernel": kernel(gid) if gid else group["default"]["kernel"],
+                                     "genome_id": gid or default_id})
+    device = (rows[0]["env"] or {}).get("gpu") or "?"
+    table = {"run_id": config.run_id, "template": config.template, "template_hash": config.template_hash,
+             "language": template.language, "entry": template.entry, "problem": template.problem,
+             "device": device, "min_gain": min_gain, "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
+    return table, template
+
+
+def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] | None = None,
+           min_gain: float = DEFAULT_MIN_GAIN) -> dict[str, Any]:
+    """Writes out_dir/dispatch.json, dispatch.py (``select``), README.md and each kernel's source
+    rendered from the template the run timed; prints the table. Returns the table."""
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise UserError(f"{out_dir}: exists and is not an empty folder; name another with --out")
+    table, template = build_table(run_dir, named_defaults, min_gain)
+    (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
+    for gid, k in table["kernels"].items():
+        (out_dir / k["source"]).write_text(template.render(k["params"]))
+    (out_dir / "dispatch.json").write_text(json.dumps(table, indent=1) + "\n")
+    (out_dir / "dispatch.py").write_text(dispatch_module(table))
+    summary = summary_text(table)
+    (out_dir / "README.md").write_text(summary)
+    out.write(summary)
+    print(f"\nwritten: {out_dir}/dispatch.json, dispatch.py, README.md, {len(table['kernels'])} kernel sources",
+          file=out)
+    return table
+
+
+def summary_text(table: dict[str, Any]) -> str:
+    lines = [f"# Dispatch table of run {table['run_id']}", "",
+             f"{table['template']} (hash {table['template_hash']}), timed on {table['device']}. A winner replaces "
+             f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
+             "interquartile ranges apart; shapes past the largest measured ones go to the default.", ""]
+    for g in table["groups"]:
+        problem = ", ".join(f"{k}={v}" for k, v in g["problem"].items()) or "(one problem)"
+        lines.append(f"## {problem}")
+        lines.append("")
+        if g["default"] is None:
+            lines += [g["note"], ""]
+            continue
+        lines.append(f"default kernel: {g['default']['genome_id']} ({g['default']['kernel']})")
+        lines.append("")
+        lines.append("| batch | context | heads | topk | kernel | us (IQR) | default us (IQR) | speedup |")
+        lines.append("|---|---|---|---|---|---|---|---|")
+        for e in g["entries"]:
+            who = "default" if e["genome_id"] == g["default"]["genome_id"] else e["genome_id"]
+            lines.append(f"| {e['batch'][0]}-{e['batch'][1]} | {e['context'][0]}-{e['context'][1]} | {e['heads']} "
+                         f"| {e['topk']} | {who} | {e['median_us']:.1f} ({e['iqr_us']:.1f}) "
+                         f"| {e['default_median_us']:.1f} ({e['default_iqr_us']:.1f}) "
+                         f"| {e['default_median_us'] / e['median_us']:.2f}x |")
+        lines.append("")
+    lines += ["## Using the kernels", "", build_note(table["language"], table["entry"]), ""]
+    return "\n".join(lines)
+
+
+def build_note(language: str, entry: str) -> str:
+    if language == "cuda":
+        return ("Each `kernels/*.cu` is the source the run compiled and timed. Build it as the run did: `nvcc "
+                f"-cubin {' '.join(GENCODE)} {' '.join(DEFAULT_FLAGS)} -o K.cubin K.cu`. Its "
+                "`kernel-genome-launch` line holds the launch contract (kernel names, heads a CTA, threads, shared "
+                "memory, split count, partial buffers) that `evaluators/sparse_mla_cuda.py` launches it by.")
+    return (f"Each `kernels/*.py` is the Triton module the run timed; `{entry}` is its entry point, called as "
+            "`evaluators/triton_backend.py` calls it.")
+
+
+def dispatch_module(table: dict[str, Any]) -> str:
+    """A self-contained Python module holding the table and ``select``."""
+    groups = [{"problem": g["problem"], "default": g["default"]["kernel"] if g["default"] else None,
+               "entries": [{k: e[k] for k in ("heads", "topk", "batch", "context", "kernel")} for e in g["entries"]]}
+              for g in table["groups"]]
+    return f'''"""Dispatch table of run {table['run_id']} ({table['template']}, timed on {table['device']}),
+written by `python -m engine export`. select() names the kernel source (relative to this folder)
+for a call's shape: a winner where it measurably beat the default kernel, else the default."""
+
+GROUPS = {pprint.pformat(groups, sort_dicts=False, width=110)}
+
+
+def select(batch: int, context: int, heads: int, topk: int, **problem) -> str | None:
+    """The kernel for one call; None where the run measured no default for its problem."""
+    for group in GROUPS:
+        if group["problem"] != problem:
+            continue
+        for e in group["entries"]:
+            if (e["heads"] == heads and e["topk"] == topk and e["batch"][0] <= batch <= e["batch"][1]
+                    and e["context"][0] <= context <= e["context"][1]):
+                return e["kernel"]
+        return group["default"]
+    raise LookupError(f"no exported group solves problem {{problem}}; exported: {{[g['problem'] for g in GROUPS]}}")
+'''

@@ -1,0 +1,210 @@
+"""`python -m engine export`: winners only where they measurably beat the default kernel, on
+real run folders (the H200 runs kept in docs/runs, and copies of them with rows appended through
+the results writer)."""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.errors import UserError
+from engine.export import Timing, contenders, covered_ranges, export, fewest_kernels
+from engine.run_folder import read_config, template_of_run
+from engine.store.reader import read_records
+from engine.store.writer import ResultsWriter
+
+REPO = Path(__file__).resolve().parents[2]
+RUN = REPO / "docs" / "runs" / "h200-cuda15-20261205"  # bf16 default genome bbecde8e3b09354b, 20 FP8 genomes
+
+
+def _dispatch(folder: Path):
+    spec = importlib.util.spec_from_file_location(f"dispatch_{abs(hash(folder))}", folder / "dispatch.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _scaled(workloads, factors: dict[int, tuple[float, float]]):
+    """The workloads with each batch's median times a factor, its IQR that fraction of the median."""
+    return [{**w, "median_us": w["median_us"] * factors[w["batch"]][0],
+             "iqr_us": w["median_us"] * factors[w["batch"]][0] * factors[w["batch"]][1]} for w in workloads]
+
+
+@pytest.fixture()
+def two_genome_run(tmp_path):
+    """A run folder holding the recorded run's default genome and one other bf16 genome whose
+    times are set against the default's: clearly faster at B=1, faster by less than the least
+    gain at B=8, faster by less than the spread at B=64, slower at B=128."""
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(RUN / "run.json", run)
+    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    records = read_records(RUN)
+    default = next(r for r in records if r["operator"] == "default")
+    other = next(r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r is not default
+                 and json.loads(r["params_json"])["KV_FORMAT"] == "bf16")
+    tight = {b: (1.0, 0.002) for b in (1, 8, 64, 128)}
+    rows = []
+    for i, (r, factors) in enumerate([(default, tight),
+                                      (other, {1: (0.7, 0.002), 8: (0.99, 0.002), 64: (0.95, 0.2), 128: (1.2, 0.002)})]):
+        row = {k: v for k, v in r.items() if k not in ("schema_version", "run_id", "created_at")}
+        row.update(attempt=i, workloads=_scaled(default["workloads"], factors))
+        rows.append(row)
+    ResultsWriter(run, default["run_id"]).append(rows)
+    return run, default["genome_id"], other
+
+
+def test_a_winner_replaces_the_default_only_where_it_measurably_beats_it(two_genome_run, tmp_path):
+    run, default_id, other = two_genome_run
+    out = tmp_path / "export"
+    table = export(run, out, io.StringIO())
+    (bf16,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "bf16"}]
+    assert bf16["default"]["genome_id"] == default_id
+    chosen = {e["workload"]: e["genome_id"] for e in bf16["entries"]}
+    assert len(chosen) == 12
+    assert all(gid == (other["genome_id"] if name.startswith("b1_") else default_id) for name, gid in chosen.items())
+    dispatch = _dispatch(out)
+    winner, fallback = f"kernels/{other['genome_id']}.cu", f"kernels/{default_id}.cu"
+    assert dispatch.select(1, 100_000, 128, 2048, kv_format="bf16") == winner
+    assert dispatch.select(2, 4096, 128, 2048, kv_format="bf16") == fallback   # B=8's range: the default held
+    assert dispatch.select(1, 200_000, 128, 2048, kv_format="bf16") == fallback  # past the longest context
+    assert dispatch.select(1, 4096, 64, 2048, kv_format="bf16") == fallback    # heads never measured
+    # each exported source is the template's render of the genome the run timed
+    template = template_of_run(run, read_config(run))
+    source = (out / winner).read_text()
+    assert source == template.render(json.loads(other["params_json"]))
+    assert "kernel-genome-launch" in source
+    assert sorted(p.name for p in (out / "kernels").iterdir()) == sorted([Path(winner).name, Path(fallback).name])
+
+
+def test_a_genome_timed_twice_must_win_both_times(two_genome_run, tmp_path):
+    """A second row of the winner, slower than the default at B=1, takes B=1 back to the default."""
+    run, default_id, other = two_genome_run
+    records = read_records(run)
+    again = next(r for r in records if r["genome_id"] == other["genome_id"])
+    row = {k: v for k, v in again.items() if k not in ("schema_version", "run_id", "created_at")}
+    default_times = next(r for r in records if r["genome_id"] == default_id)["workloads"]
+    row.update(attempt=2, workloads=_scaled(default_times, {1: (1.05, 0.002), 8: (1, 0.002), 64: (1, 0.002), 128: (1, 0.002)}))
+    ResultsWriter(run, again["run_id"]).append([row])
+    table = export(run, tmp_path / "export", io.StringIO())
+    assert {e["genome_id"] for g in table["groups"] for e in g["entries"]} == {default_id}
+
+
+def test_each_problem_gets_its_own_default_and_a_named_one_is_used(tmp_path):
+    """The recorded run evaluated no FP8 default: that group dispatches nothing until one is named;
+    with one named, every FP8 shape up to the largest measured gets a kernel, never a bf16 one."""
+    records = read_records(RUN)
+    fp8 = [r for r in records if r["kind"] == "genome" and r["status"] == "ok"
+           and json.loads(r["params_json"])["KV_FORMAT"] == "fp8_656"]
+    plain = export(RUN, tmp_path / "plain", io.StringIO())
+    (group,) = [g for g in plain["groups"] if g["problem"] == {"kv_format": "fp8_656"}]
+    assert group["default"] is None and group["entries"] == [] and "--default" in group["note"]
+    assert _dispatch(tmp_path / "plain").select(8, 4096, 128, 2048, kv_format="fp8_656") is None
+
+    named = export(RUN, tmp_path / "named", io.StringIO(), [fp8[0]["genome_id"]])
+    (group,) = [g for g in named["groups"] if g["problem"] == {"kv_format": "fp8_656"}]
+    assert group["default"]["genome_id"] == fp8[0]["genome_id"]
+    fp8_ids = {r["genome_id"] for r in fp8}
+    dispatch = _dispatch(tmp_path / "named")
+    for batch in range(1, 129):
+        kernel = dispatch.select(batch, 131072, 128, 2048, kv_format="fp8_656")
+        assert Path(kernel).stem in fp8_ids
+    assert dispatch.select(129, 131072, 128, 2048, kv_format="fp8_656") == group["default"]["kernel"]
+    with pytest.raises(LookupError, match="nvfp4"):
+        dispatch.select(8, 4096, 128, 2048, kv_format="nvfp4")
+
+
+def test_few_kernels_cover_the_table_where_the_fastest_wins_only_by_noise():
+    default = Timing(100.0, 1.0)
+    # w1: A is fastest by less than the spread, B ties it; w2: only B beats the default
+    w1 = contenders({"A": Timing(50.0, 2.0), "B": Timing(51.0, 2.0), "C": Timing(99.5, 0.5)}, default, 0.02)
+    w2 = contenders({"A": Timing(99.0, 1.0), "B": Timing(60.0, 1.0)}, default, 0.02)
+    assert set(w1) == {"A", "B"} and set(w2) == {"B"}
+    assert fewest_kernels({"w1": w1, "w2": w2}) == {"w1": "B", "w2": "B"}
+    # measurably faster (the interquartile ranges apart) keeps its workload
+    w1 = contenders({"A": Timing(40.0, 2.0), "B": Timing(51.0, 2.0)}, default, 0.02)
+    assert fewest_kernels({"w1": w1, "w2": w2}) == {"w1": "A", "w2": "B"}
+    assert fewest_kernels({"w1": {}, "w2": w2}) == {"w2": "B"}
+
+
+def test_covered_ranges_run_from_past_the_previous_measured_value():
+    assert covered_ranges([64, 1, 8, 8, 128]) == {1: [1, 1], 8: [2, 8], 64: [9, 64], 128: [65, 128]}
+
+
+def _run_with(tmp_path, change) -> Path:
+    run = tmp_path / "run"
+    shutil.copytree(RUN, run)
+    records = read_records(RUN)
+    row = next(r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r["operator"] != "default")
+    row = {k: v for k, v in row.items() if k not in ("schema_version", "run_id", "created_at")}
+    change(row)
+    ResultsWriter(run, records[0]["run_id"]).append([{**row, "attempt": len(records)}])
+    return run
+
+
+@pytest.mark.parametrize("case, message", [
+    ("cpu", "interpreter timings from a CPU run"),
+    ("two devices", "2 kinds of device (NVIDIA H100, NVIDIA H200)"),
+    ("unknown default", "--default 0123456789abcdef: no ok genome of that id"),
+    ("out not empty", "exists and is not an empty folder"),
+    ("negative gain", "--min-gain -0.1"),
+])
+def test_export_refuses_what_it_cannot_vouch_for_and_writes_nothing(tmp_path, case, message):
+    run, out, args = RUN, tmp_path / "export", []
+    if case == "cpu":
+        run = _run_with(tmp_path, lambda row: row.update(cpu_row=True))
+    elif case == "two devices":
+        run = _run_with(tmp_path, lambda row: row.update(env={**row["env"], "gpu": "NVIDIA H100"}))
+    elif case == "unknown default":
+        args = ["--default", "0123456789abcdef"]
+    elif case == "out not empty":
+        out.mkdir()
+        (out / "keep.txt").write_text("mine")
+    elif case == "negative gain":
+        args = ["--min-gain", "-0.1"]
+    before = sorted(p.name for p in out.iterdir()) if out.exists() else None
+    done = subprocess.run([sys.executable, "-m", "engine", "export", str(run), "--out", str(out), *args],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert (sorted(p.name for p in out.iterdir()) if out.exists() else None) == before
+
+
+def test_the_command_writes_the_table_and_prints_it(tmp_path):
+    out = tmp_path / "export"
+    done = subprocess.run([sys.executable, "-m", "engine", "export", str(RUN), "--out", str(out)],
+                          capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    table = json.loads((out / "dispatch.json").read_text())
+    assert (out / "README.md").read_text() in done.stdout
+    (bf16,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "bf16"}]
+    for e in bf16["entries"]:  # every winner as the table states it
+        if e["genome_id"] != bf16["default"]["genome_id"]:
+            assert e["default_median_us"] >= 1.02 * e["median_us"]
+            assert e["median_us"] + e["iqr_us"] / 2 < e["default_median_us"] - e["default_iqr_us"] / 2
+    for gid, k in table["kernels"].items():
+        assert (out / k["source"]).is_file()
+
+
+def test_export_of_an_unreadable_run_names_the_folder(tmp_path):
+    with pytest.raises(UserError, match="not a run folder"):
+        export(tmp_path, tmp_path / "export", io.StringIO())
+
+
+def test_ranges_are_drawn_among_the_workloads_of_the_same_heads_and_topk():
+    from engine.export import _entries
+
+    shapes = {f"h{h}_b{b}": {"name": f"h{h}_b{b}", "heads": h, "topk": 2048, "batch": b, "context": 4096}
+              for h, batches in ((64, (1, 4)), (128, (1, 8))) for b in batches}
+    default = {name: Timing(100.0, 1.0) for name in shapes}
+    fast = {"F": {name: Timing(50.0, 1.0) for name in shapes if name != "h128_b8"}}
+    entries = {e["workload"]: e for e in _entries(shapes, default, fast, 0.02)}
+    assert [entries[n]["batch"] for n in ("h64_b1", "h64_b4", "h128_b1", "h128_b8")] == [[1, 1], [2, 4], [1, 1], [2, 8]]
+    assert [entries[n]["winner"] for n in ("h64_b4", "h128_b8")] == ["F", None]
