@@ -113,8 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("run_dir", type=Path)
     ex.add_argument("--out", type=Path, help="an absent or empty folder (default: RUN_DIR/export)")
     ex.add_argument("--default", action="append", default=[], metavar="GENOME_ID",
-                    help="the default kernel of its problem (repeat for each cache format); else the space's "
-                         "default genome where the run evaluated it")
+                    help="the default kernel of its problem (repeat for each cache format), or 'reference' for "
+                         "the run's PyTorch path; else the run's default genome")
     ex.add_argument("--min-gain", type=float, default=DEFAULT_MIN_GAIN,
                     help="the least speedup over the default that counts, as a fraction (default %(default)s)")
     return p

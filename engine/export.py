@@ -24,6 +24,8 @@ from engine.template import Template
 from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
+REFERENCE = "reference"  # --default reference: the run's PyTorch reference path (the model's path without a kernel)
+REFERENCE_ID = "pytorch-reference"
 DEFAULT_MIN_GAIN = 0.02  # a winner must be at least this much faster than the default (median over median)
 
 
@@ -114,6 +116,12 @@ def _defaults(template: Template, by_genome: dict[str, list[dict[str, Any]]], na
     run's slice's) defaults with the group's problem genes, where the run evaluated it."""
     chosen: dict[str, str] = {}
     for gid in named:
+        if gid == REFERENCE:
+            key = json.dumps(reference_problem(template), sort_keys=True)
+            if key in chosen:
+                raise UserError(f"--default {REFERENCE} and --default {chosen[key]} both solve problem {key}: name one")
+            chosen[key] = REFERENCE_ID
+            continue
         if gid not in by_genome:
             raise UserError(f"--default {gid}: no ok genome of that id in {run_dir}")
         key = _group_key(template, json.loads(by_genome[gid][0]["params_json"]))
@@ -164,6 +172,17 @@ def _by_heads_topk(shapes: dict[str, dict[str, Any]]) -> dict[tuple[int, int], l
     return groups
 
 
+def reference_problem(template: Template) -> dict[str, Any]:
+    """The problem arguments the run's reference row solved: the loop asks for it with none, so
+    the problem's own defaults, of the arguments the template's genes set."""
+    import inspect
+
+    from evaluators.problems import PROBLEMS  # (imports torch: only for --default reference)
+
+    params = inspect.signature(PROBLEMS[template.problem].__init__).parameters
+    return {arg: params[arg].default for arg, _ in template.problem_args}
+
+
 def build_table(run_dir: Path, named_defaults: list[str] | None = None,
                 min_gain: float = DEFAULT_MIN_GAIN) -> tuple[dict[str, Any], Template]:
     """The dispatch table of a run (as dispatch.json holds it) and the template it was made with."""
@@ -171,15 +190,23 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
         raise UserError(f"--min-gain {min_gain}: a gain is not negative")
     config = read_config(run_dir)
     template = template_of_run(run_dir, config)
-    rows = _ok_genome_rows(read_records(run_dir))
+    records = read_records(run_dir)
+    rows = _ok_genome_rows(records)
     if not rows:
         raise UserError(f"{run_dir}: no genome evaluated ok; nothing to export")
     by_genome: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_genome.setdefault(r["genome_id"], []).append(r)
     defaults = _defaults(template, by_genome, named_defaults or [], run_dir, config.fixed)
+    if REFERENCE_ID in defaults.values():
+        reference = [r for r in records if r["kind"] == "reference" and r["status"] == "ok"]
+        if not reference:
+            raise UserError(f"--default {REFERENCE}: {run_dir} holds no reference row evaluated ok")
+        by_genome[REFERENCE_ID] = reference
     groups: dict[str, list[str]] = {}
     for gid, rs in by_genome.items():
+        if gid == REFERENCE_ID:
+            continue
         groups.setdefault(_group_key(template, json.loads(rs[0]["params_json"])), []).append(gid)
     kernels: dict[str, dict[str, Any]] = {}
 
@@ -198,7 +225,9 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
             group["note"] = ("no default kernel was evaluated in this run for this problem; every shape is left to "
                              "the caller's own (name one with --default GENOME_ID)")
             continue
-        group["default"] = {"genome_id": default_id, "kernel": kernel(default_id)}
+        # the reference path ships no kernel: select() then says None, the caller's own path
+        group["default"] = {"genome_id": default_id,
+                            "kernel": None if default_id == REFERENCE_ID else kernel(default_id)}
         default_times = _times(by_genome[default_id], min)  # the default at its best
         # a candidate at its worst: a genome measured twice must win both times
         candidates = {gid: _times(by_genome[gid], max) for gid in members if gid != default_id}
@@ -207,10 +236,11 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
             gid = e.pop("winner")
             group["entries"].append({**e, "kernel": kernel(gid) if gid else group["default"]["kernel"],
                                      "genome_id": gid or default_id})
-    device = (rows[0]["env"] or {}).get("gpu") or "?"
+    env = rows[0]["env"] or {}
+    device = env.get("gpu") or "?"
     table = {"run_id": config.run_id, "template": config.template, "template_hash": config.template_hash,
              "language": template.language, "entry": template.entry, "problem": template.problem,
-             "device": device, "min_gain": min_gain, "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
+             "device": device, "environment": {k: v for k, v in env.items() if k != "host"}, "min_gain": min_gain, "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
     return table, template
 
 
@@ -246,7 +276,10 @@ def summary_text(table: dict[str, Any]) -> str:
         if g["default"] is None:
             lines += [g["note"], ""]
             continue
-        lines.append(f"default kernel: {g['default']['genome_id']} ({g['default']['kernel']})")
+        if g["default"]["kernel"] is None:
+            lines.append("default: the run's PyTorch reference path (no kernel shipped: select() gives None there)")
+        else:
+            lines.append(f"default kernel: {g['default']['genome_id']} ({g['default']['kernel']})")
         lines.append("")
         lines.append("| batch | context | heads | topk | kernel | us (IQR) | default us (IQR) | speedup |")
         lines.append("|---|---|---|---|---|---|---|---|")
@@ -280,11 +313,16 @@ def dispatch_module(table: dict[str, Any]) -> str:
 written by `python -m engine export`. select() names the kernel source (relative to this folder)
 for a call's shape: a winner where it measurably beat the default kernel, else the default."""
 
+ENVIRONMENT = {pprint.pformat(table["environment"], width=110)}
 GROUPS = {pprint.pformat(groups, sort_dicts=False, width=110)}
 
 
-def select(batch: int, context: int, heads: int, topk: int, **problem) -> str | None:
-    """The kernel for one call; None where the run measured no default for its problem."""
+def select(batch: int, context: int, heads: int, topk: int, *, device: str | None = None, **problem) -> str | None:
+    """The kernel for one call; None where none is exported for it (its default was the reference
+    path, or the run measured no default for its problem), or where ``device`` (the GPU's name, as
+    torch.cuda.get_device_name gives it) is not the one the run timed: keep the path the caller has."""
+    if device is not None and device != ENVIRONMENT.get("gpu"):
+        return None
     for group in GROUPS:
         if group["problem"] != problem:
             continue

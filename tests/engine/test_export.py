@@ -208,3 +208,30 @@ def test_ranges_are_drawn_among_the_workloads_of_the_same_heads_and_topk():
     entries = {e["workload"]: e for e in _entries(shapes, default, fast, 0.02)}
     assert [entries[n]["batch"] for n in ("h64_b1", "h64_b4", "h128_b1", "h128_b8")] == [[1, 1], [2, 4], [1, 1], [2, 8]]
     assert [entries[n]["winner"] for n in ("h64_b4", "h128_b8")] == ["F", None]
+
+
+def test_the_reference_path_as_the_default_ships_no_kernel_and_falls_back_to_none(tmp_path):
+    """--default reference: the winners are weighed against the run's PyTorch path (the model's
+    path without a custom kernel), which solves the problem's default arguments (bf16) only."""
+    table = export(RUN, tmp_path / "export", io.StringIO(), ["reference"])
+    (bf16,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "bf16"}]
+    (fp8,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "fp8_656"}]
+    assert bf16["default"] == {"genome_id": "pytorch-reference", "kernel": None}
+    assert fp8["default"] is None
+    reference = next(r for r in read_records(RUN) if r["kind"] == "reference")
+    times = {w["name"]: w["median_us"] for w in reference["workloads"]}
+    assert all(e["default_median_us"] == times[e["workload"]] for e in bf16["entries"])
+    assert all(e["kernel"] for e in bf16["entries"])  # every genome shipped beats the PyTorch path
+    assert "pytorch-reference" not in table["kernels"]
+    dispatch = _dispatch(tmp_path / "export")
+    assert dispatch.select(129, 4096, 128, 2048, kv_format="bf16") is None
+    assert dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="NVIDIA H200") is not None
+    # winners measured on an H200 are not handed to another GPU
+    assert dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="NVIDIA H100 80GB HBM3") is None
+
+
+def test_the_reference_as_default_needs_a_reference_row(two_genome_run, tmp_path):
+    run, _, _ = two_genome_run
+    with pytest.raises(UserError, match="--default reference: .* holds no reference row evaluated ok"):
+        export(run, tmp_path / "export", io.StringIO(), ["reference"])
+    assert not (tmp_path / "export").exists()
