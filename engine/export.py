@@ -20,7 +20,7 @@ from typing import Any, Mapping, TextIO
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
-from engine.template import Template
+from engine.template import RenderError, Template
 from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
@@ -240,7 +240,8 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
     device = env.get("gpu") or "?"
     table = {"run_id": config.run_id, "template": config.template, "template_hash": config.template_hash,
              "language": template.language, "entry": template.entry, "problem": template.problem,
-             "device": device, "environment": {k: v for k, v in env.items() if k != "host"}, "min_gain": min_gain, "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
+             "device": device, "environment": {k: v for k, v in env.items() if k != "host"}, "min_gain": min_gain,
+             "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
     return table, template
 
 
@@ -251,9 +252,15 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise UserError(f"{out_dir}: exists and is not an empty folder; name another with --out")
     table, template = build_table(run_dir, named_defaults, min_gain)
+    sources = {}
+    for gid, k in table["kernels"].items():  # all rendered before anything is written
+        try:
+            sources[k["source"]] = template.render(k["params"])
+        except RenderError as exc:
+            raise UserError(f"genome {gid} of {run_dir} no longer renders: {exc}") from None
     (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
-    for gid, k in table["kernels"].items():
-        (out_dir / k["source"]).write_text(template.render(k["params"]))
+    for name, text in sources.items():
+        (out_dir / name).write_text(text)
     (out_dir / "dispatch.json").write_text(json.dumps(table, indent=1) + "\n")
     (out_dir / "dispatch.py").write_text(dispatch_module(table))
     summary = summary_text(table)

@@ -51,9 +51,9 @@ def two_genome_run(tmp_path):
     other = next(r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r is not default
                  and json.loads(r["params_json"])["KV_FORMAT"] == "bf16")
     tight = {b: (1.0, 0.002) for b in (1, 8, 64, 128)}
+    mixed = {1: (0.7, 0.002), 8: (0.99, 0.002), 64: (0.95, 0.2), 128: (1.2, 0.002)}
     rows = []
-    for i, (r, factors) in enumerate([(default, tight),
-                                      (other, {1: (0.7, 0.002), 8: (0.99, 0.002), 64: (0.95, 0.2), 128: (1.2, 0.002)})]):
+    for i, (r, factors) in enumerate([(default, tight), (other, mixed)]):
         row = {k: v for k, v in r.items() if k not in ("schema_version", "run_id", "created_at")}
         row.update(attempt=i, workloads=_scaled(default["workloads"], factors))
         rows.append(row)
@@ -91,7 +91,8 @@ def test_a_genome_timed_twice_must_win_both_times(two_genome_run, tmp_path):
     again = next(r for r in records if r["genome_id"] == other["genome_id"])
     row = {k: v for k, v in again.items() if k not in ("schema_version", "run_id", "created_at")}
     default_times = next(r for r in records if r["genome_id"] == default_id)["workloads"]
-    row.update(attempt=2, workloads=_scaled(default_times, {1: (1.05, 0.002), 8: (1, 0.002), 64: (1, 0.002), 128: (1, 0.002)}))
+    slower = {1: (1.05, 0.002), 8: (1, 0.002), 64: (1, 0.002), 128: (1, 0.002)}
+    row.update(attempt=2, workloads=_scaled(default_times, slower))
     ResultsWriter(run, again["run_id"]).append([row])
     table = export(run, tmp_path / "export", io.StringIO())
     assert {e["genome_id"] for g in table["groups"] for e in g["entries"]} == {default_id}
