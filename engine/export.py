@@ -238,9 +238,11 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
                                      "genome_id": gid or default_id})
     env = rows[0]["env"] or {}
     device = env.get("gpu") or "?"
+    # one kind of GPU, maybe several cards of it (rows older than device_index say none)
+    cards = len({r["device_index"] for r in rows if r["device_index"] is not None}) or 1
     table = {"run_id": config.run_id, "template": config.template, "template_hash": config.template_hash,
              "language": template.language, "entry": template.entry, "problem": template.problem,
-             "device": device, "environment": {k: v for k, v in env.items() if k != "host"}, "min_gain": min_gain,
+             "device": device, "cards": cards, "environment": {k: v for k, v in env.items() if k != "host"}, "min_gain": min_gain,
              "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
     return table, template
 
@@ -273,7 +275,9 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
 
 def summary_text(table: dict[str, Any]) -> str:
     lines = [f"# Dispatch table of run {table['run_id']}", "",
-             f"{table['template']} (hash {table['template_hash']}), timed on {table['device']}. A winner replaces "
+             f"{table['template']} (hash {table['template_hash']}), timed on {table['device']}"
+             + (f" ({table['cards']} cards of it: a winner and the default may have been timed on different ones)"
+                if table["cards"] > 1 else "") + ". A winner replaces "
              f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
              "interquartile ranges apart; shapes past the largest measured ones go to the default.", ""]
     for g in table["groups"]:

@@ -236,3 +236,14 @@ def test_the_reference_as_default_needs_a_reference_row(two_genome_run, tmp_path
     with pytest.raises(UserError, match="--default reference: .* holds no reference row evaluated ok"):
         export(run, tmp_path / "export", io.StringIO(), ["reference"])
     assert not (tmp_path / "export").exists()
+
+
+def test_a_run_over_two_cards_says_so_beside_its_table(tmp_path):
+    """The drill run timed its genomes on two H200s of one host: a winner and the default may
+    have been timed on different cards, and the table says it."""
+    run = REPO / "docs" / "runs" / "h200-drill-20261130"
+    assert {r["device_index"] for r in read_records(run) if r["status"] == "ok"} >= {0, 1}
+    text = io.StringIO()
+    table = export(run, tmp_path / "export", text)
+    assert table["cards"] == 2 and "(2 cards of it" in text.getvalue()
+    assert export(RUN, tmp_path / "one", io.StringIO())["cards"] == 1
