@@ -25,7 +25,6 @@ from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
 REFERENCE = "reference"  # --default reference: the run's PyTorch reference path (the model's path without a kernel)
-REFERENCE_ID = "pytorch-reference"
 DEFAULT_MIN_GAIN = 0.02  # a winner must be at least this much faster than the default (median over median)
 
 
@@ -109,33 +108,31 @@ def _ok_genome_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def _defaults(template: Template, by_genome: dict[str, list[dict[str, Any]]], named: list[str],
-              run_dir: Path, fixed: Mapping[str, Any]) -> dict[str, str]:
-    """group key -> the default kernel's genome id: each named one in its group; else the run's
-    default genome (the row the loop made its baseline); else the genome of the space's (or the
-    run's slice's) defaults with the group's problem genes, where the run evaluated it."""
+def _defaults(template: Template, params_of: dict[str, dict[str, Any]], operator_of: dict[str, str],
+              named: list[str], reference_id: str | None, run_dir: Path, fixed: Mapping[str, Any]) -> dict[str, str]:
+    """group key -> the default kernel's genome id: each named one in its group (``reference``:
+    the reference row's id); else the run's default genome (the row the loop made its baseline);
+    else the genome of the space's (or the run's slice's) defaults with the group's problem genes,
+    where the run evaluated it."""
     chosen: dict[str, str] = {}
     for gid in named:
         if gid == REFERENCE:
             key = json.dumps(reference_problem(template), sort_keys=True)
-            if key in chosen:
-                raise UserError(f"--default {REFERENCE} and --default {chosen[key]} both solve problem {key}: name one")
-            chosen[key] = REFERENCE_ID
-            continue
-        if gid not in by_genome:
+            gid = reference_id
+        elif gid in params_of:
+            key = _group_key(template, params_of[gid])
+        else:
             raise UserError(f"--default {gid}: no ok genome of that id in {run_dir}")
-        key = _group_key(template, json.loads(by_genome[gid][0]["params_json"]))
         if key in chosen and chosen[key] != gid:
             raise UserError(f"--default {gid} and --default {chosen[key]} both solve problem {key}: name one")
         chosen[key] = gid
     space = template.load_space()
     space_default = (space.restrict(fixed) if fixed else space).default_params()
     genes = [gene for _, gene in template.problem_args]
-    ranked = sorted(by_genome.items(), key=lambda kv: kv[1][0]["operator"] != "default")  # the run's own first
-    for gid, rows in ranked:
-        params = json.loads(rows[0]["params_json"])
+    for gid in sorted(params_of, key=lambda g: operator_of[g] != "default"):  # the run's own default first
+        params = params_of[gid]
         key = _group_key(template, params)
-        if key not in chosen and (rows[0]["operator"] == "default"
+        if key not in chosen and (operator_of[gid] == "default"
                                   or params == {**space_default, **{g: params[g] for g in genes}}):
             chosen[key] = gid
     return chosen
@@ -197,22 +194,21 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
     by_genome: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_genome.setdefault(r["genome_id"], []).append(r)
-    defaults = _defaults(template, by_genome, named_defaults or [], run_dir, config.fixed)
-    if REFERENCE_ID in defaults.values():
-        reference = [r for r in records if r["kind"] == "reference" and r["status"] == "ok"]
-        if not reference:
-            raise UserError(f"--default {REFERENCE}: {run_dir} holds no reference row evaluated ok")
-        by_genome[REFERENCE_ID] = reference
+    params_of = {gid: json.loads(rs[0]["params_json"]) for gid, rs in by_genome.items()}
+    reference = [r for r in records if r["kind"] == "reference" and r["status"] == "ok"]
+    if REFERENCE in (named_defaults or []) and not reference:
+        raise UserError(f"--default {REFERENCE}: {run_dir} holds no reference row evaluated ok")
+    reference_id = reference[0]["genome_id"] if reference else None
+    defaults = _defaults(template, params_of, {gid: rs[0]["operator"] for gid, rs in by_genome.items()},
+                         named_defaults or [], reference_id, run_dir, config.fixed)
     groups: dict[str, list[str]] = {}
-    for gid, rs in by_genome.items():
-        if gid == REFERENCE_ID:
-            continue
-        groups.setdefault(_group_key(template, json.loads(rs[0]["params_json"])), []).append(gid)
+    for gid, params in params_of.items():
+        groups.setdefault(_group_key(template, params), []).append(gid)
     kernels: dict[str, dict[str, Any]] = {}
 
     def kernel(gid: str) -> str:
         name = f"kernels/{gid}{SOURCE_SUFFIX[template.language]}"
-        kernels[gid] = {"source": name, "params": json.loads(by_genome[gid][0]["params_json"])}
+        kernels[gid] = {"source": name, "params": params_of[gid]}
         return name
 
     out_groups = []
@@ -226,9 +222,9 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
                              "the caller's own (name one with --default GENOME_ID)")
             continue
         # the reference path ships no kernel: select() then says None, the caller's own path
-        group["default"] = {"genome_id": default_id,
-                            "kernel": None if default_id == REFERENCE_ID else kernel(default_id)}
-        default_times = _times(by_genome[default_id], min)  # the default at its best
+        is_reference = default_id == reference_id
+        group["default"] = {"genome_id": default_id, "kernel": None if is_reference else kernel(default_id)}
+        default_times = _times(reference if is_reference else by_genome[default_id], min)  # the default at its best
         # a candidate at its worst: a genome measured twice must win both times
         candidates = {gid: _times(by_genome[gid], max) for gid in members if gid != default_id}
         shapes = {w["name"]: w for gid in members for r in by_genome[gid] for w in r["workloads"] or []}
@@ -236,14 +232,13 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
             gid = e.pop("winner")
             group["entries"].append({**e, "kernel": kernel(gid) if gid else group["default"]["kernel"],
                                      "genome_id": gid or default_id})
-    env = rows[0]["env"] or {}
-    device = env.get("gpu") or "?"
+    env = {k: v for k, v in (rows[0]["env"] or {}).items() if k != "host"}
     # one kind of GPU, maybe several cards of it (rows older than device_index say none)
     cards = len({r["device_index"] for r in rows if r["device_index"] is not None}) or 1
     table = {"run_id": config.run_id, "template": config.template, "template_hash": config.template_hash,
              "language": template.language, "entry": template.entry, "problem": template.problem,
-             "device": device, "cards": cards, "environment": {k: v for k, v in env.items() if k != "host"}, "min_gain": min_gain,
-             "groups": out_groups, "kernels": dict(sorted(kernels.items()))}
+             "environment": env, "cards": cards, "min_gain": min_gain, "groups": out_groups,
+             "kernels": dict(sorted(kernels.items()))}
     return table, template
 
 
@@ -275,7 +270,7 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
 
 def summary_text(table: dict[str, Any]) -> str:
     lines = [f"# Dispatch table of run {table['run_id']}", "",
-             f"{table['template']} (hash {table['template_hash']}), timed on {table['device']}"
+             f"{table['template']} (hash {table['template_hash']}), timed on {table['environment'].get('gpu', '?')}"
              + (f" ({table['cards']} cards of it: a winner and the default may have been timed on different ones)"
                 if table["cards"] > 1 else "") + ". A winner replaces "
              f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
@@ -320,7 +315,8 @@ def dispatch_module(table: dict[str, Any]) -> str:
     groups = [{"problem": g["problem"], "default": g["default"]["kernel"] if g["default"] else None,
                "entries": [{k: e[k] for k in ("heads", "topk", "batch", "context", "kernel")} for e in g["entries"]]}
               for g in table["groups"]]
-    return f'''"""Dispatch table of run {table['run_id']} ({table['template']}, timed on {table['device']}),
+    gpu = table["environment"].get("gpu", "?")
+    return f'''"""Dispatch table of run {table['run_id']} ({table['template']}, timed on {gpu}),
 written by `python -m engine export`. select() names the kernel source (relative to this folder)
 for a call's shape: a winner where it measurably beat the default kernel, else the default."""
 
