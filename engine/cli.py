@@ -20,6 +20,9 @@ from engine.export import DEFAULT_MIN_GAIN, export
 from engine.faults import FaultInjector
 from engine.objectives import parse_objectives
 from engine.genome import Genome, InvalidGenome, complete, parse_params
+from engine.llm.brief import build_brief
+from engine.llm.client import ChatClient, Endpoint, LlmError
+from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
 from engine.run_folder import default_run_dir, open_run
 from engine.run_lock import run_lock
@@ -29,6 +32,7 @@ from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
 from engine.strategies import OPTUNA_STRATEGIES, STRATEGIES, make_strategy
 from engine.strategies.base import Proposal, StorageError
+from engine.strategies.llm import LlmStrategy
 from engine.template import RenderError, Template, load_template
 from evaluators.cuda_compile import compile_cuda, nvcc_version, unsupported_gpu
 from evaluators.rejection import Rejection
@@ -51,8 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evolve", help="search a template's space; every attempt becomes a Parquet row")
     ev.add_argument("template", type=Path)
     ev.add_argument("--budget", type=_positive, default=150, help="genome evaluations (default 150)")
-    ev.add_argument("--strategy", choices=sorted(STRATEGIES), default="tpe",
-                    help="default tpe: fewest evaluations to near the best in the recorded H200 sweep")
+    ev.add_argument("--strategy", choices=sorted([*STRATEGIES, "llm"]), default="tpe",
+                    help="default tpe: fewest evaluations to near the best in the recorded H200 sweep; "
+                         "llm: an OpenAI-compatible endpoint proposes (see the --llm-* options)")
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
     ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
@@ -65,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="hold a gene at one value (repeatable): search, or sweep, a slice of the space")
     ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
                     help="fire drill: before this share of genomes, also evaluate a deliberately broken copy")
+    _llm_args(ev)
     _device_args(ev)
     ev.add_argument("--gpus", type=_gpu_list, metavar="LIST",
                     help="comma-separated CUDA ordinals, one worker process each, e.g. 0,1 "
@@ -118,6 +124,26 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--min-gain", type=float, default=DEFAULT_MIN_GAIN,
                     help="the least speedup over the default that counts, as a fraction (default %(default)s)")
     return p
+
+
+def _llm_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("the llm strategy (every call is kept in RUN/llm/calls.jsonl)")
+    g.add_argument("--llm-model", help="the model's name at the endpoint (required with --strategy llm)")
+    g.add_argument("--llm-base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "
+                                          "(default: OPENAI_BASE_URL, else OpenAI's)")
+    g.add_argument("--llm-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="the environment variable that holds the key (default OPENAI_API_KEY; never recorded)")
+    g.add_argument("--llm-batch", type=_positive, default=4, metavar="N", help="genomes asked of each call (default 4)")
+    g.add_argument("--llm-calls", type=_positive, metavar="N",
+                   help="calls in the run, after which --llm-partner alone proposes (default: no limit)")
+    g.add_argument("--llm-partner", choices=sorted(STRATEGIES), default="random",
+                   help="proposes when the LLM does not: after --llm-calls, or after a failed call "
+                        "(default random; tpe makes LLM-seeded Bayesian search)")
+    g.add_argument("--llm-context", action="append", type=Path, default=[], metavar="FILE",
+                   help="another file the LLM is shown (repeatable), beside the hardware and model sheets "
+                        "of context/, the template and its space")
+    g.add_argument("--llm-temperature", type=float, default=0.7)
+    g.add_argument("--llm-timeout-s", type=float, default=300.0, help="limit per call (default 300)")
 
 
 def _device_args(p: argparse.ArgumentParser) -> None:
@@ -275,10 +301,12 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--inject-faults: the fault catalogue is written for Triton templates; "
                         f"{args.template} is {template.language}")
     objectives = parse_objectives(args.objectives)
-    if args.strategy == "cmaes" and len(objectives) > 1:
+    _check_llm_args(args)
+    numeric = args.llm_partner if args.strategy == "llm" else args.strategy
+    if numeric == "cmaes" and len(objectives) > 1:
         raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
-    if args.storage and args.strategy not in OPTUNA_STRATEGIES:
-        raise UserError(f"--storage applies to the Optuna strategies, not to {args.strategy}")
+    if args.storage and numeric not in OPTUNA_STRATEGIES:
+        raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     fresh = not run_dir.exists() or not any(run_dir.iterdir())
@@ -298,18 +326,24 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     if config.fixed:
         space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []
+    numeric = args.llm_partner if args.strategy == "llm" else args.strategy
     options: dict = {}
-    if args.strategy in OPTUNA_STRATEGIES:
+    if numeric in OPTUNA_STRATEGIES:
         options = {"storage": args.storage or str(run_dir / "optuna.journal"), "study_name": config.run_id,
                    "directions": len(objectives)}
-    elif args.strategy == "ga":
+    elif numeric == "ga":
         options = {"objectives": len(objectives)}
     try:
-        strategy = make_strategy(args.strategy, space, args.seed, options)
+        strategy = make_strategy(numeric, space, args.seed, options)
     except StorageError as exc:
         raise UserError(f"--storage: {exc}") from None
+    chat = _llm_client(args) if args.strategy == "llm" else None  # a missing openai package: before any worker
     integrity = HarnessIntegrity()
     runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
+    if chat is not None:
+        brief = build_brief(template, runner.envs[0].get("gpu", ""), args.llm_context)
+        strategy = LlmStrategy(space, args.seed, chat=chat, brief=brief, transcript=Transcript(run_dir / "llm"),
+                               partner=strategy, batch=args.llm_batch, calls=args.llm_calls)
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:
@@ -326,6 +360,35 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         runner.stop()
     show(run_dir, sys.stdout)
     return 0
+
+
+def _check_llm_args(args) -> None:
+    given = [f"--{name.replace('_', '-')}" for name in ("llm_model", "llm_base_url", "llm_calls")
+             if getattr(args, name) is not None] + (["--llm-context"] if args.llm_context else [])
+    given += [flag for flag, changed in (("--llm-partner", args.llm_partner != "random"),
+                                         ("--llm-batch", args.llm_batch != 4)) if changed]
+    if args.strategy != "llm":
+        if given:
+            raise UserError(f"{', '.join(given)} apply to --strategy llm, not to {args.strategy}")
+        return
+    if not args.llm_model:
+        raise UserError("--strategy llm needs --llm-model, the model's name at the endpoint")
+    missing = [str(p) for p in args.llm_context if not p.is_file()]
+    if missing:
+        raise UserError(f"--llm-context: no such file {', '.join(missing)}")
+    if not 0.0 <= args.llm_temperature <= 2.0:
+        raise UserError(f"--llm-temperature {args.llm_temperature}: between 0 and 2")
+    if args.llm_timeout_s <= 0:
+        raise UserError(f"--llm-timeout-s {args.llm_timeout_s}: a positive number of seconds")
+
+
+def _llm_client(args) -> ChatClient:
+    endpoint = Endpoint(args.llm_model, args.llm_base_url, args.llm_api_key_env, args.llm_temperature,
+                        timeout_s=args.llm_timeout_s)
+    try:
+        return ChatClient(endpoint)
+    except LlmError as exc:
+        raise UserError(str(exc)) from None
 
 
 def _genome_arg(space, template: Template, genome_arg: str | None) -> Genome:

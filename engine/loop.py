@@ -176,7 +176,8 @@ class EvolveLoop:
         params = Genome(record["params_json"], record["template_hash"]).params
         vector = objective_vector(self.objectives, record, self.state.baseline)
         single = record["score"] if self.objectives == ("score",) else (vector[0] if vector else None)
-        return Told(record["genome_id"], params, single, vector if len(self.objectives) > 1 else None)
+        return Told(record["genome_id"], params, single, vector if len(self.objectives) > 1 else None,
+                    told_detail(record))
 
     def pareto(self) -> list[dict[str, Any]]:
         """The non-dominated genomes of the run under its objectives (derived from the records)."""
@@ -279,6 +280,14 @@ class EvolveLoop:
 
     def _say(self, line: str) -> None:
         print(line, file=self.progress, flush=True)
+
+
+def told_detail(record: dict[str, Any]) -> dict[str, Any]:
+    """What a strategy is told of a record beside its objective (see Told.detail)."""
+    error = " ".join((record.get("error") or "").split())
+    return {"status": record["status"], "operator": record["operator"], "error": error[:400] or None,
+            "times_us": workload_times(record), "registers": record.get("registers"),
+            "spill_bytes": record.get("spill_bytes")}
 
 
 def advisories_text(record: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ order, before the first ``ask``; a strategy must accept results of genomes it di
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from engine.genome import Value
 
@@ -38,6 +38,9 @@ class Told:
     params: dict[str, Value]
     objective: float | None
     objectives: tuple[float, ...] | None = None  # multi-objective runs; None entries mean failed
+    # what the loop recorded beyond the objective (status, error, operator, times per workload,
+    # registers): the LLM operator shows it to the model; the numeric strategies ignore it
+    detail: Mapping[str, Any] | None = None
 
 
 class Strategy(Protocol):

@@ -1,0 +1,103 @@
+"""One chat completion from an OpenAI-compatible endpoint (OpenAI, vLLM, SGLang, llama.cpp, ...).
+
+The API key is read here, from the environment variable the user names, and nowhere else; it is
+never written to the run folder.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+# Local servers (vLLM, llama.cpp) ignore the key, but the openai client refuses to start without one.
+_NO_KEY = "unset"
+
+
+class LlmError(Exception):
+    """A call that returned no text: the endpoint was unreachable, refused or answered nothing."""
+
+    def __init__(self, message: str, fatal: bool = False):
+        super().__init__(message)
+        self.fatal = fatal  # a wrong key, model or URL: no later call can succeed either
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    model: str
+    base_url: str | None = None       # None: the openai client's own default (OPENAI_BASE_URL or OpenAI)
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 0.7
+    max_tokens: int = 4096
+    timeout_s: float = 300.0
+    max_retries: int = 2              # the client's own retries of connection errors, 429 and 5xx
+
+    def describe(self) -> dict[str, Any]:
+        """What the transcript keeps of the endpoint (never the key itself)."""
+        return {"model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
+                "api_key_set": bool(os.environ.get(self.api_key_env)), "temperature": self.temperature,
+                "max_tokens": self.max_tokens}
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    model: str                        # the model the endpoint says answered
+    finish_reason: str | None
+    seconds: float
+    usage: dict[str, int] = field(default_factory=dict)
+
+
+class ChatClient:
+    """Chat completions on one endpoint; the openai package is imported only when a run uses it."""
+
+    def __init__(self, endpoint: Endpoint):
+        try:
+            import openai
+        except ImportError:
+            raise LlmError("the llm strategy needs the openai package: pip install openai", fatal=True) from None
+        self.endpoint = endpoint
+        self._openai = openai
+        self._client = openai.OpenAI(base_url=endpoint.base_url, api_key=os.environ.get(endpoint.api_key_env) or _NO_KEY,
+                                     timeout=endpoint.timeout_s, max_retries=endpoint.max_retries)
+
+    def chat(self, messages: list[dict[str, str]], seed: int | None = None) -> Reply:
+        e, openai = self.endpoint, self._openai
+        t0 = time.monotonic()
+        try:
+            response = self._client.chat.completions.create(
+                model=e.model, messages=messages, temperature=e.temperature, max_tokens=e.max_tokens, seed=seed)
+        except openai.AuthenticationError as exc:
+            raise LlmError(f"{self._where()}: authentication refused ({exc.status_code}); set {e.api_key_env}",
+                           fatal=True) from None
+        except (openai.NotFoundError, openai.PermissionDeniedError) as exc:
+            raise LlmError(f"{self._where()}: {exc.status_code} for model {e.model!r}: {_message(exc)}",
+                           fatal=True) from None
+        except openai.APIStatusError as exc:
+            raise LlmError(f"{self._where()}: HTTP {exc.status_code}: {_message(exc)}") from None
+        except openai.APITimeoutError:
+            raise LlmError(f"{self._where()}: no answer within {e.timeout_s:g} s") from None
+        except openai.APIConnectionError as exc:
+            raise LlmError(f"{self._where()}: cannot connect: {exc.__cause__ or exc}") from None
+        except openai.OpenAIError as exc:  # a malformed answer the client could not parse, ...
+            raise LlmError(f"{self._where()}: {type(exc).__name__}: {exc}") from None
+        seconds = time.monotonic() - t0
+        if not response.choices:
+            raise LlmError(f"{self._where()}: the answer holds no choices")
+        choice = response.choices[0]
+        usage = response.usage.model_dump(exclude_none=True) if response.usage else {}
+        return Reply(choice.message.content or "", response.model or e.model, choice.finish_reason, seconds,
+                     {k: v for k, v in usage.items() if isinstance(v, int)})
+
+    def _where(self) -> str:
+        return f"LLM endpoint {self.endpoint.base_url or str(self._client.base_url)}"
+
+
+def _message(exc: Exception) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])[:300]
+    return str(exc)[:300]

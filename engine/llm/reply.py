@@ -1,0 +1,79 @@
+"""Genomes out of an LLM's answer.
+
+The answer should be one JSON object ``{"genomes": [{"params": {...}, "from": ID, "why": TEXT}]}``;
+a bare list of such items, or of parameter objects, is taken too, with or without a Markdown
+fence around it. Parameters name only the genes they change (the rest keep their defaults).
+A string where the gene takes numbers or booleans ("64", "true") is read as JSON when that gives
+one of the gene's values. Whether a genome lies in the space is not judged here: the loop records
+an invalid one as a failed attempt with the reason, as for any strategy.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from engine.genome import Space, Value
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    params: dict[str, Any]           # the space's defaults overlaid with the answer's genes
+    why: str = ""
+    parent: str | None = None        # the genome id the LLM says it changed
+
+
+_NOTES = ("why", "from")  # an item's keys beside its genes
+
+
+class UnreadableReply(ValueError):
+    """The answer holds no JSON genome list; the message says what was found instead."""
+
+
+def parse_reply(text: str, space: Space) -> list[Suggestion]:
+    data = _first_json(text)
+    items = data.get("genomes") if isinstance(data, dict) else data
+    if isinstance(data, dict) and items is None:
+        items = [data] if "params" in data or set(data) <= set(space.gene_names) else None
+    if not isinstance(items, list):
+        raise UnreadableReply('expected {"genomes": [...]}; the JSON found has keys '
+                              f"{sorted(data) if isinstance(data, dict) else type(data).__name__}")
+    suggestions = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise UnreadableReply(f"genomes[{i}] is a {type(item).__name__}, not an object")
+        params = item["params"] if "params" in item else {k: v for k, v in item.items() if k not in _NOTES}
+        if not isinstance(params, dict):
+            raise UnreadableReply(f"genomes[{i}] has no params object")
+        merged = space.default_params()
+        merged.update({name: _typed(space, name, value) for name, value in params.items()})
+        parent = item.get("from")
+        suggestions.append(Suggestion(merged, str(item.get("why", ""))[:2000],
+                                      parent if isinstance(parent, str) else None))
+    return suggestions
+
+
+def _first_json(text: str) -> Any:
+    decoder = json.JSONDecoder()
+    for start, char in enumerate(text):
+        if char in "{[":
+            try:
+                return decoder.raw_decode(text, start)[0]
+            except json.JSONDecodeError:
+                continue
+    snippet = " ".join(text.split())[:200]
+    raise UnreadableReply(f"no JSON object in the answer: {snippet!r}" if snippet else "the answer is empty")
+
+
+def _typed(space: Space, name: str, value: Any) -> Value:
+    if not isinstance(value, str) or name not in space.gene_names:
+        return value
+    gene = space.gene(name)
+    if gene.admits(value):
+        return value
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        return value
+    return parsed if gene.admits(parsed) else value

@@ -1,0 +1,93 @@
+"""Every LLM call of a run, word for word: ``llm/calls.jsonl`` in the run folder, one line a call.
+
+A line holds the messages sent, the answer, the endpoint (never its key), the time taken, the
+token counts, and what became of the answer (the genomes proposed, or why none were). A message
+longer than ``INLINE_CHARS`` (the brief: template, space, sheets) is kept once by content, in
+``llm/text/<sha256>.txt``, and named by its hash in each line that sent it; ``read_calls`` puts
+the text back, so a reader sees exactly what the endpoint saw. Lines are only appended.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engine.errors import UserError
+
+INLINE_CHARS = 4000
+CALLS = "calls.jsonl"
+
+
+class Transcript:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.path = folder / CALLS
+        folder.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and self.path.stat().st_size:
+            with self.path.open("rb") as f:
+                f.seek(-1, os.SEEK_END)
+                torn = f.read(1) != b"\n"
+            if torn:  # a driver killed mid-line: end that line so the next one stands alone
+                with self.path.open("a") as f:
+                    f.write("\n")
+        self.count = len(read_calls(folder))
+
+    def record(self, entry: dict[str, Any]) -> None:
+        messages = [self._stored(m) for m in entry.get("messages", [])]
+        line = json.dumps({**entry, "messages": messages}, default=str)
+        with self.path.open("a") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        self.count += 1
+
+    def _stored(self, message: dict[str, str]) -> dict[str, str]:
+        content = message["content"]
+        if len(content) <= INLINE_CHARS:
+            return message
+        digest = hashlib.sha256(content.encode()).hexdigest()
+        blob = self.folder / "text" / f"{digest}.txt"
+        if not blob.exists():
+            blob.parent.mkdir(exist_ok=True)
+            tmp = blob.with_suffix(".tmp")
+            tmp.write_text(content)
+            tmp.replace(blob)
+        return {"role": message["role"], "content_sha256": digest}
+
+
+def read_calls(folder: Path) -> list[dict[str, Any]]:
+    """The run's calls in order, each message's text restored; a line torn by a killed driver is
+    left out, any other unreadable line is an error naming it."""
+    path = folder / CALLS
+    if not path.exists():
+        return []
+    lines = path.read_text().split("\n")
+    calls = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if not line.rstrip().endswith("}"):
+                continue  # cut short by a kill, then ended by the next writer (Transcript.__init__)
+            raise UserError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
+        entry["messages"] = [_restored(folder, m, path, number) for m in entry.get("messages", [])]
+        calls.append(entry)
+    return calls
+
+
+def _restored(folder: Path, message: dict[str, str], path: Path, number: int) -> dict[str, str]:
+    if "content_sha256" not in message:
+        return message
+    blob = folder / "text" / f"{message['content_sha256']}.txt"
+    try:
+        text = blob.read_text()
+    except OSError:
+        raise UserError(f"{path}:{number}: names {blob}, which is missing") from None
+    if hashlib.sha256(text.encode()).hexdigest() != message["content_sha256"]:
+        raise UserError(f"{blob}: its text no longer matches its hash (edited after the run?)")
+    return {"role": message["role"], "content": text}

@@ -1,0 +1,228 @@
+"""The LLM operator: an OpenAI-compatible endpoint proposes genomes; a partner strategy fills in.
+
+Each call shows the model the brief (hardware sheet, model sheet, template, space: the same text
+every call) and the situation (the default's times, the best genomes, recent failures, what became
+of its own last proposals), and asks for ``batch`` genomes as JSON. Those are served to the loop
+one ask at a time, labelled ``llm:<call>`` so each Parquet row leads to its call in
+``llm/calls.jsonl``. The partner (random by default, or any strategy, TPE for a seeded Bayesian
+search) is told every result and proposes whenever the LLM does not: once ``calls`` calls are
+spent, and for ``batch`` asks after a call that failed or gave nothing new.
+
+A wrong key, model or URL stops the run at its first call (exit 2, rows so far kept); a later
+failure only hands the next asks to the partner.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections import Counter, deque
+from typing import Any, Sequence, TextIO
+
+from engine.errors import UserError
+from engine.genome import Space, canonical_json
+from engine.llm.brief import Brief
+from engine.llm.client import LlmError
+from engine.llm.reply import UnreadableReply, parse_reply
+from engine.llm.transcript import Transcript
+from engine.strategies.base import Proposal, Strategy, Told
+
+SYSTEM = """\
+You tune a GPU kernel by choosing values for the holes (genes) of a kernel template that an
+engineer wrote. Each genome you propose is rendered, compiled, checked for correctness against a
+higher-precision reference on fresh random inputs, and timed on every workload; most attempts
+fail, and every attempt is recorded with its reason. Use the hardware and model facts you are
+given; where they are silent, reason from the results, and do not invent limits or features.
+Prefer genomes that test a clear hypothesis about what limits the kernel, and state it in "why"
+in one or two sentences.
+
+Answer with one JSON object and nothing else:
+{"genomes": [{"params": {"GENE": value, ...}, "from": "<id of the genome you changed, or null>", "why": "..."}]}
+Name only the genes you change from the space's defaults, with values the space lists. Every
+genome must satisfy the space's constraints. Never repeat a genome that was already evaluated."""
+
+BEST_SHOWN = 10
+FAILURES_SHOWN = 10
+
+
+class LlmStrategy:
+    name = "llm"
+
+    def __init__(self, space: Space, seed: int, *, chat: Any, brief: Brief, transcript: Transcript,
+                 partner: Strategy, batch: int = 4, calls: int | None = None, progress: TextIO = sys.stderr):
+        if batch < 1:
+            raise ValueError(f"batch {batch}: at least one genome a call")
+        self.space, self.seed, self.chat, self.brief = space, seed, chat, brief
+        self.transcript, self.partner, self.batch, self.calls = transcript, partner, batch, calls
+        self.progress = progress
+        self.defaults = space.default_params()
+        self.history: dict[str, Told] = {}           # every result told, in the order told
+        self.seen: set[str] = set()        # canonical params of every genome told
+        self.queue: deque[Proposal] = deque()
+        self.partner_turns = 0                       # asks left to the partner after a failed call
+        self.notes: list[str] = []                   # said in the next call (unreadable answer, repeats)
+        self.outside: list[tuple[dict, list[str]]] = []  # the last call's genomes outside the space, and why
+        self.calls_made = 0                          # this process's calls (the transcript counts all)
+        self.answered = 0                            # calls that gave at least one genome
+
+    # -- ask/tell ----------------------------------------------------------------------------
+    def ask(self, n: int) -> list[Proposal]:
+        out: list[Proposal] = []
+        while len(out) < n:
+            self._drop_seen()
+            if not self.queue and self._may_call():
+                self._call(max(self.batch, n - len(out)))
+                continue
+            if self.queue:
+                out.append(self.queue.popleft())
+                continue
+            proposals = self.partner.ask(n - len(out))
+            self.partner_turns = max(0, self.partner_turns - len(proposals))
+            out.extend(proposals)
+            break
+        return out
+
+    def tell(self, results: Sequence[Told]) -> None:
+        for told in results:
+            self.history.pop(told.genome_id, None)
+            self.history[told.genome_id] = told
+            self.seen.add(canonical_json(told.params))
+        self.partner.tell(results)
+
+    # -- the call ----------------------------------------------------------------------------
+    def _may_call(self) -> bool:
+        spent = self.calls is not None and self.transcript.count >= self.calls
+        return not spent and self.partner_turns == 0
+
+    def _drop_seen(self) -> None:
+        while self.queue and canonical_json(self.queue[0].params) in self.seen:
+            self.queue.popleft()  # evaluated since it was queued (the partner proposed it too)
+
+    def _call(self, k: int) -> None:
+        call = self.transcript.count + 1
+        messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": self.brief.text()},
+                    {"role": "user", "content": self.situation(k)}]
+        entry: dict[str, Any] = {
+            "call": call, "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "endpoint": self.chat.endpoint.describe(), "brief": self.brief.describe(),
+            "brief_notes": list(self.brief.notes), "asked": k, "seed": self.seed + call, "messages": messages}
+        self.notes, self.outside = [], []
+        self.calls_made += 1
+        try:
+            reply = self.chat.chat(messages, seed=self.seed + call)
+        except LlmError as exc:
+            entry["error"] = str(exc)
+            self.transcript.record(entry)
+            if exc.fatal or self.answered == 0:
+                # nothing this endpoint said yet: a wrong URL, key or model, not a passing fault
+                raise UserError(f"--strategy llm: {exc} (call {call}; llm/calls.jsonl keeps it)") from None
+            self._hand_to_partner(call, f"failed: {exc}")
+            return
+        entry.update(reply=reply.text, model=reply.model, finish_reason=reply.finish_reason,
+                     seconds=round(reply.seconds, 3), usage=reply.usage)
+        try:
+            suggestions = parse_reply(reply.text, self.space)
+        except UnreadableReply as exc:
+            entry["unreadable"] = str(exc)
+            self.transcript.record(entry)
+            self.notes.append(f"Your previous answer (call {call}) could not be read: {exc}. "
+                              "Answer with the JSON object only.")
+            self._hand_to_partner(call, f"unreadable answer: {exc}")
+            return
+        fresh, repeats = [], []
+        queued = {canonical_json(p.params) for p in self.queue}
+        for s in suggestions:
+            key = canonical_json(s.params)
+            if key in self.seen or key in queued:
+                repeats.append(s)
+                continue
+            queued.add(key)
+            parents = (s.parent,) if s.parent in self.history else ()
+            fresh.append(Proposal(s.params, f"llm:{call}", parents))
+            # the loop records such a genome as a failed attempt but tells no strategy of it (it has
+            # no id): the model hears the reason here
+            problems = self.space.violations(s.params)
+            if problems:
+                self.outside.append((s.params, problems))
+        entry["proposed"] = [{"params": self._changed(s.params), "from": s.parent, "why": s.why,
+                              "repeat": any(s is r for r in repeats)} for s in suggestions]
+        self.transcript.record(entry)
+        self.queue.extend(fresh)
+        if repeats:
+            self.notes.append(f"{len(repeats)} of the {len(suggestions)} genomes of your call {call} had been "
+                              f"evaluated or proposed already: " + "; ".join(
+                                  _params_text(self._changed(s.params)) for s in repeats[:5]))
+        if not fresh:
+            self._hand_to_partner(call, f"no new genome ({len(repeats)} repeats of {len(suggestions)})")
+            return
+        self.answered += 1
+        usage = reply.usage.get("total_tokens")
+        self._say(f"call {call}: {len(fresh)} genomes in {reply.seconds:.1f} s"
+                  + (f", {len(repeats)} repeats left out" if repeats else "")
+                  + (f", {usage} tokens" if usage else ""))
+
+    def _hand_to_partner(self, call: int, why: str) -> None:
+        self.partner_turns = self.batch
+        self._say(f"call {call} {why}; {self.partner.name} proposes the next {self.batch}")
+
+    def _say(self, line: str) -> None:
+        print(f"[llm] {line}", file=self.progress, flush=True)
+
+    # -- what the model is told --------------------------------------------------------------
+    def situation(self, k: int) -> str:
+        """The results so far and the request: the part of the prompt that changes every call."""
+        told = list(self.history.values())
+        lines = [f"# Results so far: {len(told)} genomes evaluated"]
+        statuses = Counter((t.detail or {}).get("status", "ok" if t.objective is not None else "failed")
+                           for t in told)
+        if statuses:
+            lines.append("By status: " + ", ".join(f"{s} {c}" for s, c in statuses.most_common()))
+        default = next((t for t in told if (t.detail or {}).get("operator") == "default"), None)
+        if default is not None and default.objective is not None:
+            lines += ["", f"The default genome ({default.genome_id}, the space's defaults) is the baseline; "
+                          f"its times: {_times_text(default)}"]
+        lines += ["", "Score: the geometric mean over the workloads of the genome's time over the baseline's "
+                      "(lower is better; 1.0 = the baseline)."]
+        ok = sorted((t for t in told if t.objective is not None), key=lambda t: t.objective)
+        if ok:
+            lines += ["", f"## Best {min(BEST_SHOWN, len(ok))} (genes changed from the defaults)"]
+            lines += [f"- {t.genome_id} score {t.objective:.4f} {_params_text(self._changed(t.params))}"
+                      f"{_resources(t)}\n  times: {_times_text(t)}" for t in ok[:BEST_SHOWN]]
+        failed = [t for t in told if t.objective is None][-FAILURES_SHOWN:]
+        if failed:
+            lines += ["", f"## Latest {len(failed)} failures"]
+            lines += [f"- {t.genome_id} {(t.detail or {}).get('status', 'failed')} "
+                      f"{_params_text(self._changed(t.params))}: {(t.detail or {}).get('error') or ''}"
+                      for t in failed]
+        last = self.transcript.count
+        mine = [t for t in told if (t.detail or {}).get("operator") == f"llm:{last}"]
+        if mine or self.outside:
+            lines += ["", f"## Your genomes of call {last}"]
+            lines += [f"- {t.genome_id} {_params_text(self._changed(t.params))}: "
+                      + (f"score {t.objective:.4f}" if t.objective is not None
+                         else f"{(t.detail or {}).get('status', 'failed')}") for t in mine]
+            lines += [f"- {_params_text(self._changed(params))}: invalid_genome, outside the space: "
+                      + "; ".join(problems) for params, problems in self.outside]
+        if self.notes:
+            lines += [""] + self.notes
+        lines += ["", f"Propose {k} new genomes, each different from every genome above and from each other."]
+        return "\n".join(lines)
+
+    def _changed(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in params.items() if k not in self.defaults or self.defaults[k] != v}
+
+
+def _params_text(params: dict[str, Any]) -> str:
+    return canonical_json(params) if params else "(the defaults)"
+
+
+def _times_text(told: Told) -> str:
+    times = (told.detail or {}).get("times_us") or {}
+    return " ".join(f"{name}={us:.2f}us" for name, us in times.items()) or "(none)"
+
+
+def _resources(told: Told) -> str:
+    d = told.detail or {}
+    if d.get("registers") is None:
+        return ""
+    return f" regs {d['registers']} spill {d.get('spill_bytes') or 0} B"

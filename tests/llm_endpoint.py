@@ -1,0 +1,75 @@
+"""A real OpenAI-compatible chat endpoint on 127.0.0.1 for the LLM operator's tests.
+
+It serves ``POST /v1/chat/completions`` over HTTP in a thread, keeps every request body it got,
+and answers with what ``answer(body)`` returns: a string (the assistant's text) or an
+``(http_status, error_message)`` pair.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+Answer = Callable[[dict[str, Any]], "str | tuple[int, str]"]
+
+
+class ChatEndpoint:
+    def __init__(self, answer: Answer):
+        self.answer = answer
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's name)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if self.path != "/v1/chat/completions":
+                    return self._send(404, {"error": {"message": f"no route {self.path}"}})
+                endpoint.requests.append(body)
+                endpoint.headers.append({k.lower(): v for k, v in self.headers.items()})
+                out = endpoint.answer(body)
+                if isinstance(out, tuple):
+                    return self._send(out[0], {"error": {"message": out[1], "type": "test"}})
+                self._send(200, {
+                    "id": f"chatcmpl-{len(endpoint.requests)}", "object": "chat.completion",
+                    "created": int(time.time()), "model": body["model"],
+                    "choices": [{"index": 0, "finish_reason": "stop",
+                                 "message": {"role": "assistant", "content": out}}],
+                    "usage": {"prompt_tokens": sum(len(m["content"]) for m in body["messages"]) // 4,
+                              "completion_tokens": len(out) // 4,
+                              "total_tokens": sum(len(m["content"]) for m in body["messages"]) // 4 + len(out) // 4}})
+
+            def _send(self, status: int, payload: dict) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):  # quiet
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> "ChatEndpoint":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def genomes_answer(*genomes: dict[str, Any], why: str = "test") -> str:
+    """An answer in the asked form, inside a Markdown fence as models often write it."""
+    return "Here they are:\n```json\n" + json.dumps(
+        {"genomes": [{"params": g, "from": None, "why": why} for g in genomes]}) + "\n```\n"

@@ -1,0 +1,84 @@
+"""`python -m engine evolve --strategy llm` end to end: the real CLI in a subprocess, the real
+worker under the Triton interpreter, the small fixture template, and a real OpenAI-compatible
+endpoint on 127.0.0.1 that answers as a model would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from engine.llm.transcript import read_calls
+from engine.store.reader import read_records
+from tests.llm_endpoint import ChatEndpoint, genomes_answer
+
+REPO = Path(__file__).resolve().parent.parent
+SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+
+
+def engine(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    return subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=900, env=env)
+
+
+def answer(body) -> str:
+    situation = body["messages"][-1]["content"]
+    if "Your genomes of call" not in situation:  # the first call: one genome outside the space
+        return genomes_answer({"BLOCK_H": 32}, {"BLOCK_H": 48})
+    if '"NUM_WARPS":8' not in situation:
+        return genomes_answer({"NUM_WARPS": 8})
+    return genomes_answer({"NUM_WARPS": 8, "BLOCK_K": 64})
+
+
+def test_an_llm_proposes_through_a_real_endpoint_and_every_call_is_on_record(tmp_path):
+    out = tmp_path / "run"
+    with ChatEndpoint(answer) as endpoint:
+        llm = ["--strategy", "llm", "--llm-model", "test-model", "--llm-base-url", endpoint.base_url,
+               "--llm-batch", "2", "--device", "cpu", "--out", str(out), "--seed", "5", SMALL]
+        first = engine("evolve", "--budget", "4", *llm)
+        assert first.returncode == 0, first.stderr
+        assert "[llm] call 1: 2 genomes" in first.stderr
+        resumed = engine("evolve", "--budget", "5", "--resume", *llm)
+        assert resumed.returncode == 0, resumed.stderr
+    rows = [r for r in read_records(out) if r["kind"] == "genome"]
+    assert [r["operator"] for r in rows] == ["default", "llm:1", "llm:1", "llm:2", "llm:3"]
+    assert all(r["strategy"] == "llm" for r in rows)
+    invalid = rows[2]
+    assert invalid["status"] == "invalid_genome" and "BLOCK_H=48" in invalid["error"]
+    assert json.loads(rows[3]["params_json"])["NUM_WARPS"] == 8
+    assert all(r["status"] == "ok" for r in rows if r is not invalid), [r["error"] for r in rows]
+    calls = read_calls(out / "llm")
+    assert [c["call"] for c in calls] == [1, 2, 3]
+    assert [c["messages"] for c in calls] == [r["messages"] for r in endpoint.requests]
+    # the second call saw what became of the first: its genomes' results, the invalid one's
+    # reason, and the baseline
+    situation = calls[1]["messages"][-1]["content"]
+    assert f"- {rows[1]['genome_id']} {{\"BLOCK_H\":32}}: score" in situation
+    assert '{"BLOCK_H":48}: invalid_genome, outside the space: gene BLOCK_H=48 is not one of [32, 64]' in situation
+    assert f"The default genome ({rows[0]['genome_id']}" in situation
+    assert "no hardware sheet" in calls[0]["messages"][1]["content"]  # a CPU run: no GPU sheet to show
+
+
+def test_llm_options_are_checked_before_anything_runs(tmp_path):
+    no_model = engine("evolve", SMALL, "--strategy", "llm", "--device", "cpu", "--out", str(tmp_path / "a"))
+    assert no_model.returncode == 2 and "--strategy llm needs --llm-model" in no_model.stderr
+    stray = engine("evolve", SMALL, "--llm-calls", "3", "--device", "cpu", "--out", str(tmp_path / "b"))
+    assert stray.returncode == 2 and "--llm-calls apply to --strategy llm, not to tpe" in stray.stderr
+    missing = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-context", "nope.md",
+                     "--device", "cpu", "--out", str(tmp_path / "c"))
+    assert missing.returncode == 2 and "--llm-context: no such file nope.md" in missing.stderr
+    assert not any(tmp_path.iterdir())  # refused runs leave no folder
+
+
+def test_an_unreachable_endpoint_stops_the_run_and_keeps_its_rows(tmp_path):
+    closed = ChatEndpoint(lambda body: "")
+    closed.server.server_close()
+    out = tmp_path / "run"
+    done = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-base-url", closed.base_url,
+                  "--budget", "3", "--device", "cpu", "--out", str(out))
+    assert done.returncode == 2 and "cannot connect" in done.stderr
+    assert [r["operator"] for r in read_records(out)] == ["reference", "default"]
+    assert "cannot connect" in read_calls(out / "llm")[0]["error"]
