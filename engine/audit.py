@@ -51,7 +51,8 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
         runner = make_runner(template, run_dir / "audit" / f"{i:03d}", r["device_index"])
         try:
             params = json.loads(r["params_json"])
-            result = runner.evaluate(template.request(template.render(params), params))
+            code = json.loads(r["code_json"]) if r.get("code_json") else None
+            result = runner.evaluate(template.request(template.render(params, code), params))
         finally:
             runner.stop()
         problems = []

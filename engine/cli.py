@@ -343,7 +343,8 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     if chat is not None:
         brief = build_brief(template, runner.envs[0].get("gpu", ""), args.llm_context)
         strategy = LlmStrategy(space, args.seed, chat=chat, brief=brief, transcript=Transcript(run_dir / "llm"),
-                               partner=strategy, batch=args.llm_batch, calls=args.llm_calls)
+                               partner=strategy, batch=args.llm_batch, calls=args.llm_calls,
+                               regions=template.regions)
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
     try:

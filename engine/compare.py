@@ -57,7 +57,8 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
     if objective not in OBJECTIVES:
         raise UserError(f"--objective {objective}: not an objective the records carry; "
                         f"choose from {sorted(OBJECTIVES)}")
-    records = [r for r in read_records(run_dir) if r["kind"] == "genome" and r["params_json"]]
+    # a sweep is of the template's own code: genomes with regions an LLM rewrote are not points of it
+    records = [r for r in read_records(run_dir) if r["kind"] == "genome" and r["params_json"] and not r.get("code_json")]
     baseline = next((workload_times(r) for r in records if r["operator"] == "default" and r["status"] == "ok"), {})
     values: dict[str, float | None] = {}
     for r in records:

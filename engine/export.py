@@ -195,6 +195,7 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
     for r in rows:
         by_genome.setdefault(r["genome_id"], []).append(r)
     params_of = {gid: json.loads(rs[0]["params_json"]) for gid, rs in by_genome.items()}
+    code_of = {gid: json.loads(rs[0]["code_json"]) for gid, rs in by_genome.items() if rs[0].get("code_json")}
     reference = [r for r in records if r["kind"] == "reference" and r["status"] == "ok"]
     if REFERENCE in (named_defaults or []) and not reference:
         raise UserError(f"--default {REFERENCE}: {run_dir} holds no reference row evaluated ok")
@@ -209,6 +210,8 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
     def kernel(gid: str) -> str:
         name = f"kernels/{gid}{SOURCE_SUFFIX[template.language]}"
         kernels[gid] = {"source": name, "params": params_of[gid]}
+        if gid in code_of:  # regions an LLM rewrote: the kernel is not the template's own code
+            kernels[gid]["code"] = code_of[gid]
         return name
 
     out_groups = []
@@ -252,7 +255,7 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     sources = {}
     for gid, k in table["kernels"].items():  # all rendered before anything is written
         try:
-            sources[k["source"]] = template.render(k["params"])
+            sources[k["source"]] = template.render(k["params"], k.get("code"))
         except RenderError as exc:
             raise UserError(f"genome {gid} of {run_dir} no longer renders: {exc}") from None
     (out_dir / "kernels").mkdir(parents=True, exist_ok=True)

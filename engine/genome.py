@@ -1,9 +1,9 @@
 """Typed genes, search spaces with declared constraints, and immutable genomes.
 
 A ``Space`` is data loaded from ``genomes/*.toml`` (see ``engine.space_file``). A ``Genome`` is
-one filling of a template's holes; it is validated against its space before anything is
-rendered or compiled, and named by a stable ``genome_id``: a hash of its canonical parameters
-and of the template it fills.
+one filling of a template's holes (and of its code regions, where an LLM rewrote any); it is
+validated against its space before anything is rendered or compiled, and named by a stable
+``genome_id``: a hash of its canonical parameters, its rewritten regions and the template it fills.
 """
 
 from __future__ import annotations
@@ -258,26 +258,53 @@ def canonical_json(params: Mapping[str, Value]) -> str:
 
 @dataclass(frozen=True)
 class Genome:
-    """One filling of a template's holes. Build with ``Genome.make`` so it is validated."""
+    """One filling of a template's holes, and optionally new text for some of its code regions
+    (``code``: region name -> Jinja text, written by the LLM operator). Build with ``Genome.make``
+    so it is validated. A genome without code keeps the id it had before regions existed."""
 
     params_json: str
     template_hash: str
+    code_json: str = ""   # canonical JSON of the rewritten regions; "" when the template's own code
     genome_id: str = field(init=False)
 
     def __post_init__(self) -> None:
-        digest = hashlib.sha256(f"{self.template_hash}\n{self.params_json}".encode()).hexdigest()
-        object.__setattr__(self, "genome_id", digest[:16])
+        text = f"{self.template_hash}\n{self.params_json}" + (f"\n{self.code_json}" if self.code_json else "")
+        object.__setattr__(self, "genome_id", hashlib.sha256(text.encode()).hexdigest()[:16])
 
     @classmethod
-    def make(cls, space: Space, params: Mapping[str, Value], template_hash: str) -> "Genome":
+    def make(cls, space: Space, params: Mapping[str, Value], template_hash: str,
+             code: Mapping[str, str] | None = None, regions: Mapping[str, str] | None = None) -> "Genome":
+        """``regions``: the template's code regions (name -> its own text); ``code`` may rewrite
+        only those."""
         problems = space.violations(params)
+        if code:
+            problems += code_violations(code, regions or {})
         if problems:
             raise InvalidGenome(f"genome outside space {space.name}: " + "; ".join(problems))
-        return cls(canonical_json(params), template_hash)
+        return cls(canonical_json(params), template_hash, canonical_code(code))
 
     @property
     def params(self) -> dict[str, Value]:
         return json.loads(self.params_json)
+
+    @property
+    def code(self) -> dict[str, str]:
+        return json.loads(self.code_json) if self.code_json else {}
+
+
+def code_violations(code: Mapping[str, Any], regions: Mapping[str, str]) -> list[str]:
+    problems = []
+    unknown = sorted(set(code) - set(regions))
+    if unknown:
+        problems.append(f"unknown code regions {unknown} (the template's: {sorted(regions) or 'none'})")
+    problems += [f"code region {name}: text must be a string, not {type(text).__name__}"
+                 for name, text in code.items() if not isinstance(text, str)]
+    return problems
+
+
+def canonical_code(code: Mapping[str, str] | None) -> str:
+    """Rewritten regions as canonical JSON; "" when none is rewritten."""
+    return json.dumps(dict(sorted(code.items())), sort_keys=True, separators=(",", ":")) if code else ""
 
 
 def parse_params(text: str, where: str) -> dict[str, Value]:

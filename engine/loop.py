@@ -110,7 +110,7 @@ class EvolveLoop:
         in_batch: set[str] = set()
         for i, proposal in enumerate(proposals):
             try:
-                genome = self._genome(proposal.params)
+                genome = self._genome(proposal.params, proposal.code)
             except InvalidGenome as exc:
                 record = self._row(None, proposal, {"status": Status.INVALID_GENOME.value, "error": str(exc)})
                 self._persist(record, proposal)
@@ -140,7 +140,7 @@ class EvolveLoop:
         job = _Job(position, genome, proposal)
         t0 = self.clock()
         try:
-            source = self.template.render(genome.params)
+            source = self.template.render(genome.params, genome.code)
         except RenderError as exc:
             job.outcome = {"status": Status.RENDER_ERROR.value, "stage": "render", "error": str(exc),
                            "eval_s": self.clock() - t0}
@@ -173,11 +173,11 @@ class EvolveLoop:
 
     # -- pieces ------------------------------------------------------------------------------
     def _told(self, record: dict[str, Any]) -> Told:
-        params = Genome(record["params_json"], record["template_hash"]).params
+        genome = Genome(record["params_json"], record["template_hash"], record.get("code_json") or "")
         vector = objective_vector(self.objectives, record, self.state.baseline)
         single = record["score"] if self.objectives == ("score",) else (vector[0] if vector else None)
-        return Told(record["genome_id"], params, single, vector if len(self.objectives) > 1 else None,
-                    told_detail(record))
+        return Told(record["genome_id"], genome.params, single, vector if len(self.objectives) > 1 else None,
+                    told_detail(record), genome.code or None)
 
     def pareto(self) -> list[dict[str, Any]]:
         """The non-dominated genomes of the run under its objectives (derived from the records)."""
@@ -187,8 +187,9 @@ class EvolveLoop:
                  "params": json.loads(self.state.records[gid]["params_json"])}
                 for gid, v in pareto_front(points)]
 
-    def _genome(self, params) -> Genome:
-        return Genome.make(self.space, params, self.template.content_hash)
+    def _genome(self, params, code=None) -> Genome:
+        return Genome.make(self.space, params, self.template.content_hash, code,
+                           self.template.regions if code else None)
 
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -230,6 +231,7 @@ class EvolveLoop:
             "template": str(self.template.path), "template_hash": self.template.content_hash,
             "problem": self.template.problem, "language": self.template.language,
             "params_json": genome.params_json if genome else None,
+            "code_json": (genome.code_json or None) if genome else None,
             "parent_ids": list(proposal.parent_ids), "operator": proposal.operator,
             "strategy": self.strategy.name, "status": outcome["status"], "stage": outcome.get("stage"),
             "error": outcome.get("error"), "input_seed": outcome.get("input_seed"),

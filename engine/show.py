@@ -61,11 +61,16 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
           + ("  [CPU rows: interpreter timings, not GPU figures]" if cpu else ""), file=out)
     counts = Counter(r["status"] for r in genomes)
     print("status: " + ", ".join(f"{s} {n}" for s, n in counts.most_common()), file=out)
+    # by the operator's family: the LLM's genomes are labelled llm:<call>
+    families = Counter(r["operator"].split(":")[0] for r in genomes)
+    ok = Counter(r["operator"].split(":")[0] for r in genomes if r["status"] == "ok")
+    if len(families) > 1:
+        print("operators: " + ", ".join(f"{f} {n} ({ok[f]} ok)" for f, n in families.most_common()), file=out)
     scored = sorted((r for r in genomes if r["score"] is not None), key=lambda r: r["score"])
     if scored:
         print(f"\ntop {min(top, len(scored))} by score (geomean time relative to {scored[0]['baseline']}):", file=out)
         for r in scored[:top]:
-            print(f"  {r['score']:.3f}  {r['genome_id']}  {r['params_json']}", file=out)
+            print(f"  {r['score']:.3f}  {r['genome_id']}  {genome_text(r)}", file=out)
     ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
     for group, members in problem_groups(records, _problem_genes(run_dir, config)).items():
         _print_best(best_per_workload(members), ref_times, group, out)
@@ -92,6 +97,12 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
             print(f"  {status}: {(r['error'] or '')[:160]}", file=out)
 
 
+def genome_text(record: dict[str, Any]) -> str:
+    """A genome's parameters, and the regions an LLM rewrote (their text is in code_json)."""
+    code = json.loads(record["code_json"]) if record.get("code_json") else {}
+    return record["params_json"] + (f" +code {','.join(sorted(code))}" if code else "")
+
+
 def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], group: str, out: TextIO) -> None:
     if not best:
         return
@@ -108,7 +119,7 @@ def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], gr
         speedup = f"{ref / w['median_us']:.2f}x" if ref else "-"
         genome = b["record"]
         print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
-              f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome['params_json']}", file=out)
+              f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome_text(genome)}", file=out)
 
 
 def _print_compiler_notes(genomes: list[dict[str, Any]], out: TextIO, most: int = 5) -> None:

@@ -13,6 +13,12 @@ A template opens with a Jinja comment holding TOML that says what it is::
 
 Rendering uses ``StrictUndefined``: a hole the genome does not fill is an error, never an
 empty string.
+
+Code regions are Jinja blocks (``{% block online_softmax %}...{% endblock %}``): the template
+renders them as written, and the LLM operator may give a genome new text for any of them (Jinja
+too, reading the same genes and the template's top-level variables and macros; a block inside a
+loop needs ``scoped`` to see the loop variable). A genome's new text renders in Jinja's sandbox,
+which refuses the attribute tricks that would run Python in the driver.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from typing import Mapping
 
 import jinja2
 import jinja2.meta
+import jinja2.sandbox
 
 from engine.errors import UserError
 from engine.genome import Space, Value
@@ -35,6 +42,7 @@ from engine.space_file import load_space
 
 _FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
 _REQUIRED = ("problem", "language", "entry", "space")
+_BLOCK_TAG = re.compile(r"\{%(-?)\s*(block|endblock)\b\s*(\w*)[^%]*?(-?)%\}")
 LANGUAGES = ("triton", "cuda")
 
 
@@ -84,7 +92,14 @@ class Template:
                 "problem_args": self.problem_kwargs(params) if params else {},
                 "seed": secrets.randbits(62), **fields}
 
-    def render(self, params: Mapping[str, Value]) -> str:
+    @property
+    def regions(self) -> dict[str, str]:
+        """The code regions (Jinja blocks) by name, each with its own text."""
+        return code_regions(self.text, self.path)
+
+    def render(self, params: Mapping[str, Value], code: Mapping[str, str] | None = None) -> str:
+        if code:
+            return render_with_code(self.text, code, params, str(self.path))
         return render_text(self.text, params, str(self.path))
 
 
@@ -118,6 +133,7 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
         _compiled(text)
     except jinja2.TemplateSyntaxError as exc:
         raise UserError(f"{path}:{exc.lineno}: template syntax error: {exc.message}") from None
+    code_regions(text, path)  # nested regions are refused here, once
     args = meta.get("problem_args", {})
     if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
         raise UserError(f"{path}: front matter problem_args must map problem arguments to gene names")
@@ -149,4 +165,57 @@ def render_text(text: str, params: Mapping[str, Value], where: str) -> str:
     except jinja2.TemplateError as exc:
         raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None
     except Exception as exc:  # Python errors inside expressions for some genome (64 // 0, ...)
+        raise RenderError(f"{where}: {type(exc).__name__} while rendering: {exc}") from None
+
+
+@functools.lru_cache(maxsize=32)
+def code_regions(text: str, path: Path | str = "") -> dict[str, str]:
+    regions, open_at = {}, None
+    for m in _BLOCK_TAG.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        if m.group(2) == "block":
+            if open_at is not None:
+                raise UserError(f"{path}:{line}: code region {m.group(3)!r} lies inside {open_at[0]!r}; "
+                                "regions do not nest")
+            open_at = (m.group(3), m.end())
+        elif open_at is not None:
+            regions[open_at[0]] = text[open_at[1]:m.start()]
+            open_at = None
+    return regions
+
+
+def _sandbox(text: str) -> jinja2.Environment:
+    return jinja2.sandbox.SandboxedEnvironment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                                               autoescape=False, loader=jinja2.DictLoader({"template": text}))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled_with_code(text: str, code_json: str) -> jinja2.Template:
+    """The template extended by a child that overrides the rewritten blocks."""
+    import json
+
+    code = json.loads(code_json)
+    child = '{% extends "template" %}' + "".join(
+        f"{{% block {name} %}}{body}{{% endblock %}}" for name, body in sorted(code.items()))
+    return _sandbox(text).from_string(child)
+
+
+def render_with_code(text: str, code: Mapping[str, str], params: Mapping[str, Value], where: str) -> str:
+    from engine.genome import canonical_code
+
+    unknown = sorted(set(code) - set(code_regions(text, where)))
+    if unknown:
+        raise RenderError(f"{where}: no code region {unknown}")
+    try:
+        return _compiled_with_code(text, canonical_code(code)).render(**params)
+    except jinja2.TemplateSyntaxError as exc:
+        raise RenderError(f"{where}: the rewritten code regions: syntax error at line {exc.lineno}: "
+                          f"{exc.message}") from None
+    except jinja2.sandbox.SecurityError as exc:
+        raise RenderError(f"{where}: the rewritten code regions: refused by the sandbox: {exc}") from None
+    except jinja2.UndefinedError as exc:
+        raise RenderError(f"{where}: {exc.message}") from None
+    except jinja2.TemplateError as exc:
+        raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:
         raise RenderError(f"{where}: {type(exc).__name__} while rendering: {exc}") from None

@@ -82,3 +82,41 @@ def test_an_unreachable_endpoint_stops_the_run_and_keeps_its_rows(tmp_path):
     assert done.returncode == 2 and "cannot connect" in done.stderr
     assert [r["operator"] for r in read_records(out)] == ["reference", "default"]
     assert "cannot connect" in read_calls(out / "llm")[0]["error"]
+
+
+def test_an_llm_rewrites_a_code_region_and_the_harness_judges_the_rewrite(tmp_path):
+    from engine.template import load_template
+    from tests.engine.test_code_regions import regions_template
+
+    path = regions_template(tmp_path)
+    region = load_template(path).regions["online_softmax"]
+    rescaled = "acc = tl.dot(p.to(k_nope.dtype), k_nope, acc * alpha[:, None])"
+    assert rescaled in region
+    same = region.replace("alpha = tl.exp2(m_i - m_safe)", "alpha = tl.exp2(m_i - m_safe)  # rows: {{ BLOCK_K }}")
+    wrong = region.replace(rescaled, "acc = tl.dot(p.to(k_nope.dtype), k_nope, acc)")  # no rescale
+    first = json.dumps({"genomes": [{"params": {}, "code": {"online_softmax": same}, "why": "same math"},
+                                    {"params": {}, "code": {"online_softmax": wrong}, "why": "skip the rescale"},
+                                    {"params": {}, "code": {"online_softmax": "{{ ''.__class__ }}"}},
+                                    {"params": {}, "code": {"epilogue": "x"}}]})
+    out = tmp_path / "run"
+    with ChatEndpoint(lambda body: first if len(endpoint.requests) == 1 else genomes_answer({"NUM_WARPS": 8})) as endpoint:
+        done = engine("evolve", str(path), "--strategy", "llm", "--llm-model", "m", "--llm-base-url", endpoint.base_url,
+                      "--budget", "6", "--device", "cpu", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    coded = [r for r in read_records(out) if r["operator"] == "llm:1"]
+    assert [r["status"] for r in coded] == ["ok", "incorrect", "render_error", "invalid_genome"], \
+        [(r["status"], r["error"]) for r in coded]
+    assert json.loads(coded[0]["code_json"]) == {"online_softmax": same}
+    assert "refused by the sandbox" in coded[2]["error"]
+    assert "unknown code regions ['epilogue']" in coded[3]["error"]
+    # the worker ran the rewritten region, rendered with the genome's genes
+    assert any("alpha = tl.exp2(m_i - m_safe)  # rows: 128" in k.read_text() for k in (out / "kernels").glob("*.py"))
+    system, _, situation = (m["content"] for m in read_calls(out / "llm")[1]["messages"])
+    assert "code regions, its Jinja blocks, may be rewritten: online_softmax" in system
+    assert f"### The rewritten regions of {coded[0]['genome_id']}" in situation and "rows: {{ BLOCK_K }}" in situation
+    assert f"{coded[1]['genome_id']} incorrect (the defaults) +code online_softmax" in situation
+    shown = engine("show", str(out))
+    assert f"{coded[0]['genome_id']}  " in shown.stdout and "+code online_softmax" in shown.stdout
+    assert "operators: llm 5 (2 ok), default 1 (1 ok)" in shown.stdout
+    audited = engine("audit", str(out), "--top", "3", "--device", "cpu")  # renders each genome's own code again
+    assert audited.returncode == 0 and f"{coded[0]['genome_id']}  score" in audited.stdout, audited.stdout

@@ -1,6 +1,8 @@
 """Genomes out of an LLM's answer.
 
-The answer should be one JSON object ``{"genomes": [{"params": {...}, "from": ID, "why": TEXT}]}``;
+The answer should be one JSON object
+``{"genomes": [{"params": {...}, "code": {REGION: TEXT}, "from": ID, "why": TEXT}]}`` ("code" only
+where the template has code regions);
 a bare list of such items, or of parameter objects, is taken too, with or without a Markdown
 fence around it. Parameters name only the genes they change (the rest keep their defaults).
 A string where the gene takes numbers or booleans ("64", "true") is read as JSON when that gives
@@ -22,9 +24,10 @@ class Suggestion:
     params: dict[str, Any]           # the space's defaults overlaid with the answer's genes
     why: str = ""
     parent: str | None = None        # the genome id the LLM says it changed
+    code: dict[str, Any] | None = None  # new text for code regions; checked against them by the loop
 
 
-_NOTES = ("why", "from")  # an item's keys beside its genes
+_NOTES = ("why", "from", "code")  # an item's keys beside its genes
 
 
 class UnreadableReply(ValueError):
@@ -46,11 +49,14 @@ def parse_reply(text: str, space: Space) -> list[Suggestion]:
         params = item["params"] if "params" in item else {k: v for k, v in item.items() if k not in _NOTES}
         if not isinstance(params, dict):
             raise UnreadableReply(f"genomes[{i}] has no params object")
+        code = item.get("code")
+        if code is not None and not isinstance(code, dict):
+            raise UnreadableReply(f"genomes[{i}].code is a {type(code).__name__}, not an object of region texts")
         merged = space.default_params()
         merged.update({name: _typed(space, name, value) for name, value in params.items()})
         parent = item.get("from")
         suggestions.append(Suggestion(merged, str(item.get("why", ""))[:2000],
-                                      parent if isinstance(parent, str) else None))
+                                      parent if isinstance(parent, str) else None, code or None))
     return suggestions
 
 

@@ -53,6 +53,7 @@ _UPGRADES = {
     1: lambda t: _add_nulls(t, ("registers", "shared_bytes", "stack_bytes", "spill_bytes"), 2),  # resources
     2: lambda t: _add_nulls(t, ("device_index",), 3),  # which GPU of the host
     3: lambda t: _add_nulls(t, ("compiler_notes",), 4),  # the compiler's warnings and advisories
+    4: lambda t: _add_nulls(t, ("code_json",), 5),  # the code regions an LLM rewrote
 }
 
 

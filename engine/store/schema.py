@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # v2 (2026-11-30): compiler resource figures (registers, shared_bytes, stack_bytes, spill_bytes).
 # v3 (2026-11-30): device_index, the GPU of the host that evaluated the row (runs over several).
 # v4 (2026-12-04): compiler_notes, nvcc's warnings and ptxas's performance advisories.
+# v5 (2026-12-05): code_json, the code regions an LLM rewrote (null: the template's own code).
 # The reader upgrades older parts by adding the new fields as nulls.
 
 WORKLOAD = pa.struct([
@@ -38,6 +39,7 @@ SCHEMA = pa.schema([
     ("problem", pa.string()),
     ("language", pa.string()),
     ("params_json", pa.string()),       # canonical JSON of the genome's parameters
+    ("code_json", pa.string()),         # canonical JSON of its rewritten code regions; null: none
     ("parent_ids", pa.list_(pa.string())),
     ("operator", pa.string()),          # how the genome was made: default, random, crossover, ...
     ("strategy", pa.string()),

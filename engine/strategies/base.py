@@ -30,6 +30,7 @@ class Proposal:
     params: dict[str, Value]
     operator: str                  # "random", "crossover+mutation", "seed-default", ...
     parent_ids: tuple[str, ...] = ()
+    code: Mapping[str, str] | None = None  # new text for code regions (the LLM operator's), by region
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Told:
     # what the loop recorded beyond the objective (status, error, operator, times per workload,
     # registers): the LLM operator shows it to the model; the numeric strategies ignore it
     detail: Mapping[str, Any] | None = None
+    code: Mapping[str, str] | None = None  # the genome's rewritten code regions, if any
 
 
 class Strategy(Protocol):

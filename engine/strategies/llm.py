@@ -17,10 +17,10 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from collections import Counter, deque
-from typing import Any, Sequence, TextIO
+from typing import Any, Mapping, Sequence, TextIO
 
 from engine.errors import UserError
-from engine.genome import Space, canonical_json
+from engine.genome import Space, canonical_code, canonical_json, code_violations
 from engine.llm.brief import Brief
 from engine.llm.client import LlmError
 from engine.llm.reply import UnreadableReply, parse_reply
@@ -41,6 +41,16 @@ Answer with one JSON object and nothing else:
 Name only the genes you change from the space's defaults, with values the space lists. Every
 genome must satisfy the space's constraints. Never repeat a genome that was already evaluated."""
 
+CODE_RULES = """
+The template's code regions, its Jinja blocks, may be rewritten: {names}. To rewrite one, add
+"code": {{"REGION": "new text"}} to a genome, beside its params. The text replaces the block's
+body (without the block tags); it is Jinja too and may read the genes and the template's
+top-level variables and macros. A genome names every region it rewrites; the others keep the
+template's text. The rewritten kernel must stay correct for every workload: its outputs are
+checked against the reference on fresh inputs, and a wrong one is recorded as incorrect. Keep
+the kernel in the template's language; do not cache results or skip work."""
+CODE_SHOWN = 3   # genomes whose rewritten regions the situation prints in full
+
 BEST_SHOWN = 10
 FAILURES_SHOWN = 10
 
@@ -49,19 +59,21 @@ class LlmStrategy:
     name = "llm"
 
     def __init__(self, space: Space, seed: int, *, chat: Any, brief: Brief, transcript: Transcript,
-                 partner: Strategy, batch: int = 4, calls: int | None = None, progress: TextIO = sys.stderr):
+                 partner: Strategy, batch: int = 4, calls: int | None = None,
+                 regions: Mapping[str, str] | None = None, progress: TextIO = sys.stderr):
         if batch < 1:
             raise ValueError(f"batch {batch}: at least one genome a call")
         self.space, self.seed, self.chat, self.brief = space, seed, chat, brief
         self.transcript, self.partner, self.batch, self.calls = transcript, partner, batch, calls
-        self.progress = progress
+        self.progress, self.regions = progress, dict(regions or {})
+        self.system = SYSTEM + (CODE_RULES.format(names=", ".join(self.regions)) if self.regions else "")
         self.defaults = space.default_params()
         self.history: dict[str, Told] = {}           # every result told, in the order told
         self.seen: set[str] = set()        # canonical params of every genome told
         self.queue: deque[Proposal] = deque()
         self.partner_turns = 0                       # asks left to the partner after a failed call
         self.notes: list[str] = []                   # said in the next call (unreadable answer, repeats)
-        self.outside: list[tuple[dict, list[str]]] = []  # the last call's genomes outside the space, and why
+        self.outside: list[tuple[dict, Any, list[str]]] = []  # the last call's genomes outside the space, and why
         self.calls_made = 0                          # this process's calls (the transcript counts all)
         self.answered = 0                            # calls that gave at least one genome
 
@@ -86,7 +98,7 @@ class LlmStrategy:
         for told in results:
             self.history.pop(told.genome_id, None)
             self.history[told.genome_id] = told
-            self.seen.add(canonical_json(told.params))
+            self.seen.add(_key(told.params, told.code))
         self.partner.tell(results)
 
     # -- the call ----------------------------------------------------------------------------
@@ -95,12 +107,12 @@ class LlmStrategy:
         return not spent and self.partner_turns == 0
 
     def _drop_seen(self) -> None:
-        while self.queue and canonical_json(self.queue[0].params) in self.seen:
+        while self.queue and _key(self.queue[0].params, self.queue[0].code) in self.seen:
             self.queue.popleft()  # evaluated since it was queued (the partner proposed it too)
 
     def _call(self, k: int) -> None:
         call = self.transcript.count + 1
-        messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": self.brief.text()},
+        messages = [{"role": "system", "content": self.system}, {"role": "user", "content": self.brief.text()},
                     {"role": "user", "content": self.situation(k)}]
         entry: dict[str, Any] = {
             "call": call, "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -130,28 +142,28 @@ class LlmStrategy:
             self._hand_to_partner(call, f"unreadable answer: {exc}")
             return
         fresh, repeats = [], []
-        queued = {canonical_json(p.params) for p in self.queue}
+        queued = {_key(p.params, p.code) for p in self.queue}
         for s in suggestions:
-            key = canonical_json(s.params)
+            key = _key(s.params, s.code)
             if key in self.seen or key in queued:
                 repeats.append(s)
                 continue
             queued.add(key)
             parents = (s.parent,) if s.parent in self.history else ()
-            fresh.append(Proposal(s.params, f"llm:{call}", parents))
+            fresh.append(Proposal(s.params, f"llm:{call}", parents, s.code))
             # the loop records such a genome as a failed attempt but tells no strategy of it (it has
             # no id): the model hears the reason here
-            problems = self.space.violations(s.params)
+            problems = self.space.violations(s.params) + code_violations(s.code or {}, self.regions)
             if problems:
-                self.outside.append((s.params, problems))
-        entry["proposed"] = [{"params": self._changed(s.params), "from": s.parent, "why": s.why,
+                self.outside.append((s.params, s.code, problems))
+        entry["proposed"] = [{"params": self._changed(s.params), "code": s.code, "from": s.parent, "why": s.why,
                               "repeat": any(s is r for r in repeats)} for s in suggestions]
         self.transcript.record(entry)
         self.queue.extend(fresh)
         if repeats:
             self.notes.append(f"{len(repeats)} of the {len(suggestions)} genomes of your call {call} had been "
                               f"evaluated or proposed already: " + "; ".join(
-                                  _params_text(self._changed(s.params)) for s in repeats[:5]))
+                                  self._text(s.params, s.code) for s in repeats[:5]))
         if not fresh:
             self._hand_to_partner(call, f"no new genome ({len(repeats)} repeats of {len(suggestions)})")
             return
@@ -173,8 +185,7 @@ class LlmStrategy:
         """The results so far and the request: the part of the prompt that changes every call."""
         told = list(self.history.values())
         lines = [f"# Results so far: {len(told)} genomes evaluated"]
-        statuses = Counter((t.detail or {}).get("status", "ok" if t.objective is not None else "failed")
-                           for t in told)
+        statuses = Counter(_status(t) for t in told)
         if statuses:
             lines.append("By status: " + ", ".join(f"{s} {c}" for s, c in statuses.most_common()))
         default = next((t for t in told if (t.detail or {}).get("operator") == "default"), None)
@@ -186,23 +197,25 @@ class LlmStrategy:
         ok = sorted((t for t in told if t.objective is not None), key=lambda t: t.objective)
         if ok:
             lines += ["", f"## Best {min(BEST_SHOWN, len(ok))} (genes changed from the defaults)"]
-            lines += [f"- {t.genome_id} score {t.objective:.4f} {_params_text(self._changed(t.params))}"
-                      f"{_resources(t)}\n  times: {_times_text(t)}" for t in ok[:BEST_SHOWN]]
+            lines += [f"- {t.genome_id} score {t.objective:.4f} {self._text(t.params, t.code)}{_resources(t)}\n"
+                      f"  times: {_times_text(t)}" for t in ok[:BEST_SHOWN]]
+            coded = [t for t in ok if t.code][:CODE_SHOWN]
+            for t in coded:
+                lines += ["", f"### The rewritten regions of {t.genome_id} (score {t.objective:.4f})"]
+                lines += [f"{name}:\n```\n{text}\n```" for name, text in sorted(t.code.items())]
         failed = [t for t in told if t.objective is None][-FAILURES_SHOWN:]
         if failed:
             lines += ["", f"## Latest {len(failed)} failures"]
-            lines += [f"- {t.genome_id} {(t.detail or {}).get('status', 'failed')} "
-                      f"{_params_text(self._changed(t.params))}: {(t.detail or {}).get('error') or ''}"
+            lines += [f"- {t.genome_id} {_status(t)} {self._text(t.params, t.code)}: {(t.detail or {}).get('error') or ''}"
                       for t in failed]
         last = self.transcript.count
         mine = [t for t in told if (t.detail or {}).get("operator") == f"llm:{last}"]
         if mine or self.outside:
             lines += ["", f"## Your genomes of call {last}"]
-            lines += [f"- {t.genome_id} {_params_text(self._changed(t.params))}: "
-                      + (f"score {t.objective:.4f}" if t.objective is not None
-                         else f"{(t.detail or {}).get('status', 'failed')}") for t in mine]
-            lines += [f"- {_params_text(self._changed(params))}: invalid_genome, outside the space: "
-                      + "; ".join(problems) for params, problems in self.outside]
+            lines += [f"- {t.genome_id} {self._text(t.params, t.code)}: "
+                      + (f"score {t.objective:.4f}" if t.objective is not None else _status(t)) for t in mine]
+            lines += [f"- {self._text(params, code)}: invalid_genome, outside the space: " + "; ".join(problems)
+                      for params, code, problems in self.outside]
         if self.notes:
             lines += [""] + self.notes
         lines += ["", f"Propose {k} new genomes, each different from every genome above and from each other."]
@@ -211,9 +224,19 @@ class LlmStrategy:
     def _changed(self, params: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in params.items() if k not in self.defaults or self.defaults[k] != v}
 
+    def _text(self, params: dict[str, Any], code: Mapping[str, str] | None) -> str:
+        changed = self._changed(params)
+        text = canonical_json(changed) if changed else "(the defaults)"
+        return text + (f" +code {','.join(sorted(code))}" if code else "")
 
-def _params_text(params: dict[str, Any]) -> str:
-    return canonical_json(params) if params else "(the defaults)"
+
+def _key(params: Mapping[str, Any], code: Mapping[str, str] | None) -> str:
+    """A genome's identity within the run, as the loop's genome id has it (template aside)."""
+    return canonical_json(params) + "\n" + canonical_code(code)
+
+
+def _status(told: Told) -> str:
+    return (told.detail or {}).get("status") or ("ok" if told.objective is not None else "failed")
 
 
 def _times_text(told: Told) -> str:

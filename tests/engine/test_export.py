@@ -247,3 +247,43 @@ def test_a_run_over_two_cards_says_so_beside_its_table(tmp_path):
     table = export(run, tmp_path / "export", text)
     assert table["cards"] == 2 and "(2 cards of it" in text.getvalue()
     assert export(RUN, tmp_path / "one", io.StringIO())["cards"] == 1
+
+
+def test_a_winner_whose_code_regions_an_llm_rewrote_ships_with_its_own_code(tmp_path):
+    """The recorded run's template with its includes marked as a code region; a genome that
+    rewrote that region wins at B=1, and its exported kernel carries the rewritten text."""
+    from engine.genome import Genome, canonical_code
+    from engine.run_folder import file_hash
+    from engine.template import template_from_text
+
+    run = tmp_path / "run"
+    (run / "snapshot").mkdir(parents=True)
+    shutil.copy(RUN / "snapshot" / "space.toml", run / "snapshot")
+    includes = "#include <cuda_bf16.h>\n"
+    text = (RUN / "snapshot" / "template.j2").read_text().replace(includes, "{% block includes %}" + includes + "{% endblock %}", 1)
+    (run / "snapshot" / "template.j2").write_text(text)
+    template = template_from_text(Path("gone.cu.j2"), text, run / "snapshot" / "space.toml")
+    config = json.loads((RUN / "run.json").read_text())
+    config.update(template="gone.cu.j2", template_hash=template.content_hash,
+                  space_hash=file_hash(run / "snapshot" / "space.toml"))
+    (run / "run.json").write_text(json.dumps(config))
+    records = read_records(RUN)
+    default = next(r for r in records if r["operator"] == "default")
+    code = {"includes": includes + "// the LLM's region\n"}
+    coded = Genome(default["params_json"], template.content_hash, canonical_code(code))
+    rows = []
+    for i, (gid, code_json, op, factors) in enumerate([
+            (default["genome_id"], None, "default", {b: (1.0, 0.002) for b in (1, 8, 64, 128)}),
+            (coded.genome_id, coded.code_json, "llm:1", {1: (0.7, 0.002), 8: (1.1, 0.002), 64: (1.1, 0.002),
+                                                         128: (1.1, 0.002)})]):
+        row = {k: v for k, v in default.items() if k not in ("schema_version", "run_id", "created_at")}
+        row.update(attempt=i, genome_id=gid, code_json=code_json, operator=op,
+                   workloads=_scaled(default["workloads"], factors))
+        rows.append(row)
+    ResultsWriter(run, default["run_id"]).append(rows)
+    table = export(run, tmp_path / "export", io.StringIO())
+    assert table["kernels"][coded.genome_id]["code"] == code
+    source = (tmp_path / "export" / "kernels" / f"{coded.genome_id}.cu").read_text()
+    assert source == template.render(json.loads(default["params_json"]), code)
+    assert "// the LLM's region" in source
+    assert "// the LLM's region" not in (tmp_path / "export" / "kernels" / f"{default['genome_id']}.cu").read_text()

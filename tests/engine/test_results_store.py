@@ -90,17 +90,28 @@ def test_older_runs_are_read_with_the_later_fields_as_nulls():
 def test_a_version_2_part_is_read_with_device_index_null(tmp_path):
     ResultsWriter(tmp_path, "run-1").append([row(0)])
     (path,) = tmp_path.glob("part-*.parquet")
-    table = pq.read_table(path).drop_columns(["device_index", "compiler_notes"])
+    table = pq.read_table(path).drop_columns(["device_index", "compiler_notes", "code_json"])
     pq.write_table(table.set_column(0, "schema_version", [[2]]), path)
     (back,) = read_records(tmp_path)
     assert back["device_index"] is None and back["compiler_notes"] is None
     assert back["registers"] is None and back["score"] == 0.93
 
 
+def test_a_version_4_part_is_read_with_code_json_null(tmp_path):
+    ResultsWriter(tmp_path, "run-1").append([row(0) | {"code_json": '{"r":"x"}'}])
+    (path,) = tmp_path.glob("part-*.parquet")
+    assert read_records(tmp_path)[0]["code_json"] == '{"r":"x"}'
+    table = pq.read_table(path).drop_columns(["code_json"])
+    pq.write_table(table.set_column(0, "schema_version", [[4]]), path)
+    (back,) = read_records(tmp_path)
+    assert back["schema_version"] == SCHEMA_VERSION and back["code_json"] is None
+    assert back["compiler_notes"] == row(0)["compiler_notes"] and back["score"] == 0.93
+
+
 def test_a_version_3_part_is_read_with_compiler_notes_null_and_its_own_fields_kept(tmp_path):
     ResultsWriter(tmp_path, "run-1").append([row(0)])
     (path,) = tmp_path.glob("part-*.parquet")
-    table = pq.read_table(path).drop_columns(["compiler_notes"])
+    table = pq.read_table(path).drop_columns(["compiler_notes", "code_json"])
     pq.write_table(table.set_column(0, "schema_version", [[3]]), path)
     (back,) = read_records(tmp_path)
     assert back["schema_version"] == SCHEMA_VERSION and back["compiler_notes"] is None

@@ -1,0 +1,71 @@
+"""Code regions: Jinja blocks of a template that a genome may rewrite (engine/template.py,
+engine/genome.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.errors import UserError
+from engine.genome import Genome, InvalidGenome
+from engine.template import RenderError, load_template, template_from_text
+
+REPO = Path(__file__).resolve().parents[2]
+SMALL = REPO / "tests" / "fixtures" / "templates" / "sparse_mla_small.triton.j2"
+SOFTMAX = ("        m_new = tl.maximum", "        m_i = m_new\n")
+
+
+def regions_template(folder: Path) -> Path:
+    """The small fixture kernel with its online-softmax update marked as a code region."""
+    text = SMALL.read_text().replace('"../genomes/small.toml"', f'"{SMALL.parent.parent / "genomes" / "small.toml"}"')
+    text = text.replace(SOFTMAX[0], "{% block online_softmax %}" + SOFTMAX[0], 1)
+    text = text.replace(SOFTMAX[1], SOFTMAX[1] + "{% endblock %}", 1)
+    path = folder / "sparse_mla_regions.triton.j2"
+    path.write_text(text)
+    return path
+
+
+def test_a_block_is_a_region_that_renders_as_written_until_a_genome_rewrites_it(tmp_path):
+    template = load_template(regions_template(tmp_path))
+    body = template.regions["online_softmax"]
+    assert body.startswith(SOFTMAX[0]) and body.endswith(SOFTMAX[1]) and list(template.regions) == ["online_softmax"]
+    params = template.load_space().default_params()
+    own = template.render(params)
+    assert own == load_template(SMALL).render(params)  # the block tags leave the kernel as it was
+    new = body.replace("alpha = tl.exp2(m_i - m_safe)", "alpha = tl.exp2(m_i - m_safe)  # {{ BLOCK_K }} rows")
+    rewritten = template.render(params, {"online_softmax": new})
+    assert rewritten == own.replace("alpha = tl.exp2(m_i - m_safe)", "alpha = tl.exp2(m_i - m_safe)  # 128 rows")
+
+
+def test_rewritten_text_renders_in_the_sandbox_and_its_faults_are_render_errors(tmp_path):
+    template = load_template(regions_template(tmp_path))
+    params = template.load_space().default_params()
+    with pytest.raises(RenderError, match="refused by the sandbox: access to attribute '__class__'"):
+        template.render(params, {"online_softmax": "{{ ''.__class__.__mro__ }}"})
+    with pytest.raises(RenderError, match="syntax error at line 1"):
+        template.render(params, {"online_softmax": "{% if %}"})
+    with pytest.raises(RenderError, match="'NOT_A_GENE' is undefined"):
+        template.render(params, {"online_softmax": "{{ NOT_A_GENE }}"})
+
+
+def test_a_genome_rewrites_only_the_regions_its_template_has_and_without_code_keeps_its_id(tmp_path):
+    template = load_template(regions_template(tmp_path))
+    space = template.load_space()
+    params = space.default_params()
+    plain = Genome.make(space, params, template.content_hash)
+    assert plain.genome_id == Genome.make(space, params, template.content_hash, {}, template.regions).genome_id
+    assert plain.code_json == "" and plain.code == {}
+    coded = Genome.make(space, params, template.content_hash, {"online_softmax": "pass\n"}, template.regions)
+    assert coded.genome_id != plain.genome_id and coded.code == {"online_softmax": "pass\n"}
+    with pytest.raises(InvalidGenome, match=r"unknown code regions \['epilogue'\] \(the template's: \['online_softmax'\]\)"):
+        Genome.make(space, params, template.content_hash, {"epilogue": "x"}, template.regions)
+    with pytest.raises(InvalidGenome, match="code region online_softmax: text must be a string, not int"):
+        Genome.make(space, params, template.content_hash, {"online_softmax": 3}, template.regions)
+
+
+def test_nested_regions_are_refused_when_the_template_loads_naming_the_line(tmp_path):
+    text = ('{#- kernel-genome\nproblem = "p"\nlanguage = "triton"\nentry = "e"\nspace = "s.toml"\n-#}\n'
+            "{% block outer %}\na\n{% block inner %}b{% endblock %}\n{% endblock %}\n")
+    with pytest.raises(UserError, match=r"t.j2:9: code region 'inner' lies inside 'outer'; regions do not nest"):
+        template_from_text(Path("t.j2"), text)
