@@ -142,7 +142,10 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-context", action="append", type=Path, default=[], metavar="FILE",
                    help="another file the LLM is shown (repeatable), beside the hardware and model sheets "
                         "of context/, the template and its space")
-    g.add_argument("--llm-temperature", type=float, default=0.7)
+    g.add_argument("--llm-temperature", type=float, help="sampling temperature (default: the server's)")
+    g.add_argument("--llm-max-tokens", type=_positive, metavar="N", help="answer length limit (default: the server's)")
+    g.add_argument("--llm-extra", metavar="JSON", help='more request fields as a JSON object, e.g. '
+                                                       '\'{"reasoning_effort": "high"}\'')
     g.add_argument("--llm-timeout-s", type=float, default=300.0, help="limit per call (default 300)")
 
 
@@ -364,7 +367,8 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
 
 
 def _check_llm_args(args) -> None:
-    given = [f"--{name.replace('_', '-')}" for name in ("llm_model", "llm_base_url", "llm_calls")
+    given = [f"--{name.replace('_', '-')}" for name in ("llm_model", "llm_base_url", "llm_calls", "llm_temperature",
+                                                         "llm_max_tokens", "llm_extra")
              if getattr(args, name) is not None] + (["--llm-context"] if args.llm_context else [])
     given += [flag for flag, changed in (("--llm-partner", args.llm_partner != "random"),
                                          ("--llm-batch", args.llm_batch != 4)) if changed]
@@ -377,15 +381,31 @@ def _check_llm_args(args) -> None:
     missing = [str(p) for p in args.llm_context if not p.is_file()]
     if missing:
         raise UserError(f"--llm-context: no such file {', '.join(missing)}")
-    if not 0.0 <= args.llm_temperature <= 2.0:
+    if args.llm_temperature is not None and not 0.0 <= args.llm_temperature <= 2.0:
         raise UserError(f"--llm-temperature {args.llm_temperature}: between 0 and 2")
+    _llm_extra(args.llm_extra)
     if args.llm_timeout_s <= 0:
         raise UserError(f"--llm-timeout-s {args.llm_timeout_s}: a positive number of seconds")
 
 
+def _llm_extra(text: str | None) -> dict:
+    if text is None:
+        return {}
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"--llm-extra: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(extra, dict):
+        raise UserError("--llm-extra: a JSON object of request fields, e.g. '{\"top_p\": 0.9}'")
+    taken = sorted(set(extra) & {"model", "messages", "stream", "n"})
+    if taken:
+        raise UserError(f"--llm-extra: {taken} are the strategy's to set")
+    return extra
+
+
 def _llm_client(args) -> ChatClient:
     endpoint = Endpoint(args.llm_model, args.llm_base_url, args.llm_api_key_env, args.llm_temperature,
-                        timeout_s=args.llm_timeout_s)
+                        args.llm_max_tokens, args.llm_timeout_s, extra=_llm_extra(args.llm_extra))
     try:
         return ChatClient(endpoint)
     except LlmError as exc:

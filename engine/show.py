@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from engine.errors import UserError
 from engine.faults import expected_statuses
+from engine.llm.transcript import read_calls
 from engine.run_folder import read_config, template_of_run
 from engine.scoring import workload_times
 from engine.store.reader import read_records
@@ -66,6 +67,9 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     ok = Counter(r["operator"].split(":")[0] for r in genomes if r["status"] == "ok")
     if len(families) > 1:
         print("operators: " + ", ".join(f"{f} {n} ({ok[f]} ok)" for f, n in families.most_common()), file=out)
+    llm = llm_summary(run_dir / "llm")
+    if llm:
+        print(llm, file=out)
     scored = sorted((r for r in genomes if r["score"] is not None), key=lambda r: r["score"])
     if scored:
         print(f"\ntop {min(top, len(scored))} by score (geomean time relative to {scored[0]['baseline']}):", file=out)
@@ -95,6 +99,23 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         for status in sorted({r["status"] for r in failures}):
             r = next(f for f in failures if f["status"] == status)
             print(f"  {status}: {(r['error'] or '')[:160]}", file=out)
+
+
+def llm_summary(folder: Path) -> str:
+    """The LLM operator's calls in one line (llm/calls.jsonl holds each): a run's cost and how
+    often the model's answers were of use."""
+    calls = read_calls(folder)
+    if not calls:
+        return ""
+    failed = sum("error" in c for c in calls)
+    unreadable = sum("unreadable" in c for c in calls)
+    proposed = sum(len(c.get("proposed", [])) for c in calls)
+    repeats = sum(p.get("repeat", False) for c in calls for p in c.get("proposed", []))
+    tokens = sum((c.get("usage") or {}).get("total_tokens", 0) for c in calls)
+    seconds = sum(c.get("seconds") or 0 for c in calls)
+    models = sorted({c.get("model") or c["endpoint"]["model"] for c in calls})
+    return (f"llm: {len(calls)} calls to {', '.join(models)} ({failed} failed, {unreadable} unreadable), "
+            f"{proposed} genomes proposed ({repeats} repeats), {tokens} tokens, {seconds:.0f} s (llm/calls.jsonl)")
 
 
 def genome_text(record: dict[str, Any]) -> str:

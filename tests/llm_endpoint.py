@@ -17,8 +17,8 @@ Answer = Callable[[dict[str, Any]], "str | tuple[int, str]"]
 
 
 class ChatEndpoint:
-    def __init__(self, answer: Answer):
-        self.answer = answer
+    def __init__(self, answer: Answer, finish_reason: Callable[[str], str] = lambda text: "stop"):
+        self.answer, self.finish_reason = answer, finish_reason
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         endpoint = self
@@ -36,7 +36,7 @@ class ChatEndpoint:
                 self._send(200, {
                     "id": f"chatcmpl-{len(endpoint.requests)}", "object": "chat.completion",
                     "created": int(time.time()), "model": body["model"],
-                    "choices": [{"index": 0, "finish_reason": "stop",
+                    "choices": [{"index": 0, "finish_reason": endpoint.finish_reason(out),
                                  "message": {"role": "assistant", "content": out}}],
                     "usage": {"prompt_tokens": sum(len(m["content"]) for m in body["messages"]) // 4,
                               "completion_tokens": len(out) // 4,

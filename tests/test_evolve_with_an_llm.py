@@ -60,6 +60,8 @@ def test_an_llm_proposes_through_a_real_endpoint_and_every_call_is_on_record(tmp
     assert '{"BLOCK_H":48}: invalid_genome, outside the space: gene BLOCK_H=48 is not one of [32, 64]' in situation
     assert f"The default genome ({rows[0]['genome_id']}" in situation
     assert "no hardware sheet" in calls[0]["messages"][1]["content"]  # a CPU run: no GPU sheet to show
+    shown = engine("show", str(out))
+    assert "llm: 3 calls to test-model (0 failed, 0 unreadable), 4 genomes proposed (0 repeats)" in shown.stdout
 
 
 def test_llm_options_are_checked_before_anything_runs(tmp_path):
@@ -70,6 +72,9 @@ def test_llm_options_are_checked_before_anything_runs(tmp_path):
     missing = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-context", "nope.md",
                      "--device", "cpu", "--out", str(tmp_path / "c"))
     assert missing.returncode == 2 and "--llm-context: no such file nope.md" in missing.stderr
+    extra = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-extra", '{"messages": []}',
+                   "--device", "cpu", "--out", str(tmp_path / "d"))
+    assert extra.returncode == 2 and "--llm-extra: ['messages'] are the strategy's to set" in extra.stderr
     assert not any(tmp_path.iterdir())  # refused runs leave no folder
 
 

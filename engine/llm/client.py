@@ -28,16 +28,22 @@ class Endpoint:
     model: str
     base_url: str | None = None       # None: the openai client's own default (OPENAI_BASE_URL or OpenAI)
     api_key_env: str = "OPENAI_API_KEY"
-    temperature: float = 0.7
-    max_tokens: int = 4096
+    temperature: float | None = None  # None: not sent, the server's default (reasoning models refuse one)
+    max_tokens: int | None = None     # None: not sent
     timeout_s: float = 300.0
     max_retries: int = 2              # the client's own retries of connection errors, 429 and 5xx
+    extra: dict[str, Any] = field(default_factory=dict)  # more request fields (reasoning_effort, top_p, ...)
 
     def describe(self) -> dict[str, Any]:
         """What the transcript keeps of the endpoint (never the key itself)."""
         return {"model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
                 "api_key_set": bool(os.environ.get(self.api_key_env)), "temperature": self.temperature,
-                "max_tokens": self.max_tokens}
+                "max_tokens": self.max_tokens, "extra": self.extra}
+
+    def request_fields(self, seed: int | None) -> dict[str, Any]:
+        """The request's fields beside the messages; the unset ones are left to the server."""
+        fields = {"temperature": self.temperature, "max_tokens": self.max_tokens, "seed": seed}
+        return {**{k: v for k, v in fields.items() if v is not None}, **self.extra}
 
 
 @dataclass(frozen=True)
@@ -66,8 +72,9 @@ class ChatClient:
         e, openai = self.endpoint, self._openai
         t0 = time.monotonic()
         try:
-            response = self._client.chat.completions.create(
-                model=e.model, messages=messages, temperature=e.temperature, max_tokens=e.max_tokens, seed=seed)
+            # extra_body: fields the client does not know (a server's own) pass through unchecked
+            response = self._client.chat.completions.create(model=e.model, messages=messages,
+                                                            extra_body=e.request_fields(seed))
         except openai.AuthenticationError as exc:
             raise LlmError(f"{self._where()}: authentication refused ({exc.status_code}); set {e.api_key_env}",
                            fatal=True) from None

@@ -65,7 +65,8 @@ def read_calls(folder: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
     lines = path.read_text().split("\n")
-    calls = []
+    calls: list[dict[str, Any]] = []
+    texts: dict[str, str] = {}  # each kept text read once: every call of a run sends the same brief
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -75,19 +76,23 @@ def read_calls(folder: Path) -> list[dict[str, Any]]:
             if not line.rstrip().endswith("}"):
                 continue  # cut short by a kill, then ended by the next writer (Transcript.__init__)
             raise UserError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
-        entry["messages"] = [_restored(folder, m, path, number) for m in entry.get("messages", [])]
+        entry["messages"] = [_restored(folder, m, path, number, texts) for m in entry.get("messages", [])]
         calls.append(entry)
     return calls
 
 
-def _restored(folder: Path, message: dict[str, str], path: Path, number: int) -> dict[str, str]:
-    if "content_sha256" not in message:
+def _restored(folder: Path, message: dict[str, str], path: Path, number: int,
+              texts: dict[str, str]) -> dict[str, str]:
+    digest = message.get("content_sha256")
+    if digest is None:
         return message
-    blob = folder / "text" / f"{message['content_sha256']}.txt"
-    try:
-        text = blob.read_text()
-    except OSError:
-        raise UserError(f"{path}:{number}: names {blob}, which is missing") from None
-    if hashlib.sha256(text.encode()).hexdigest() != message["content_sha256"]:
-        raise UserError(f"{blob}: its text no longer matches its hash (edited after the run?)")
-    return {"role": message["role"], "content": text}
+    if digest not in texts:
+        blob = folder / "text" / f"{digest}.txt"
+        try:
+            text = blob.read_text()
+        except OSError:
+            raise UserError(f"{path}:{number}: names {blob}, which is missing") from None
+        if hashlib.sha256(text.encode()).hexdigest() != digest:
+            raise UserError(f"{blob}: its text no longer matches its hash (edited after the run?)")
+        texts[digest] = text
+    return {"role": message["role"], "content": texts[digest]}

@@ -135,10 +135,12 @@ class LlmStrategy:
         try:
             suggestions = parse_reply(reply.text, self.space)
         except UnreadableReply as exc:
-            entry["unreadable"] = str(exc)
+            cut = reply.finish_reason == "length"
+            entry["unreadable"] = str(exc) + (" (the answer was cut at the token limit)" if cut else "")
             self.transcript.record(entry)
             self.notes.append(f"Your previous answer (call {call}) could not be read: {exc}. "
-                              "Answer with the JSON object only.")
+                              + ("It was cut at the token limit: propose fewer genomes, or shorter code. " if cut else "")
+                              + "Answer with the JSON object only.")
             self._hand_to_partner(call, f"unreadable answer: {exc}")
             return
         fresh, repeats = [], []

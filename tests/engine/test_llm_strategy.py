@@ -40,8 +40,8 @@ def told(params, operator: str) -> Told:
 
 
 def strategy(tmp_path, endpoint: ChatEndpoint, *, batch=2, calls=None, device="NVIDIA H200",
-             key_env="KG_TEST_LLM_KEY") -> LlmStrategy:
-    chat = ChatClient(Endpoint("test-model", endpoint.base_url, key_env, max_retries=0, timeout_s=20))
+             key_env="KG_TEST_LLM_KEY", **fields) -> LlmStrategy:
+    chat = ChatClient(Endpoint("test-model", endpoint.base_url, key_env, max_retries=0, timeout_s=20, **fields))
     return LlmStrategy(SPACE, 7, chat=chat, brief=build_brief(TEMPLATE, device), partner=make_strategy("random", SPACE, 3),
                        transcript=Transcript(tmp_path / "llm"), batch=batch, calls=calls, progress=io.StringIO())
 
@@ -156,3 +156,24 @@ def test_after_its_calls_are_spent_only_the_partner_proposes_and_resume_counts_e
         more = evaluate(again, 1)
     assert len(endpoint.requests) == 2 and more[0].operator == "llm:2"
     assert [c["call"] for c in read_calls(tmp_path / "llm")] == [1, 2]
+
+
+def test_request_fields_left_unset_are_not_sent_and_extra_ones_are(tmp_path):
+    with ChatEndpoint(lambda body: genomes_answer({"BLOCK_H": 32})) as endpoint:
+        evaluate(strategy(tmp_path / "a", endpoint), 1)
+        evaluate(strategy(tmp_path / "b", endpoint, temperature=0.2, max_tokens=900,
+                          extra={"reasoning_effort": "high"}), 1)
+    plain, tuned = endpoint.requests
+    assert "temperature" not in plain and "max_tokens" not in plain and plain["seed"] == 8
+    assert (tuned["temperature"], tuned["max_tokens"], tuned["reasoning_effort"]) == (0.2, 900, "high")
+    assert read_calls(tmp_path / "b" / "llm")[0]["endpoint"]["extra"] == {"reasoning_effort": "high"}
+
+
+def test_an_answer_cut_at_the_token_limit_is_named_as_such_in_the_next_call(tmp_path):
+    answers = iter([genomes_answer({"BLOCK_H": 32}), '{"genomes": [{"params": {"BLOCK_K": 6',
+                    genomes_answer({"NUM_WARPS": 8}, {"BLOCK_K": 64})])
+    with ChatEndpoint(lambda body: next(answers), finish_reason=lambda text: "stop" if text.endswith("\n") else "length") as endpoint:
+        evaluate(strategy(tmp_path, endpoint, batch=1), 3)
+    calls = read_calls(tmp_path / "llm")
+    assert calls[1]["unreadable"].endswith("(the answer was cut at the token limit)")
+    assert "It was cut at the token limit" in calls[2]["messages"][2]["content"]
