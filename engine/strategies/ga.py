@@ -2,7 +2,9 @@
 
 Genomes are encoded as one integer per gene: the index of its value in the gene's list, so
 crossover (uniform) and mutation (uniform integer) respect gene types by construction.
-Offspring that violate a declared constraint are re-drawn, never evaluated. DEAP draws from
+Offspring that violate a declared constraint are re-drawn, never evaluated. A genome told with
+rewritten code regions (the LLM operator's) passes its code to the children it is first parent
+of: the GA then tunes the genes around the LLM's code. DEAP draws from
 Python's global ``random``; its state is swapped in and out around each call so that a seeded
 run is reproducible and other users of ``random`` are untouched.
 """
@@ -16,7 +18,7 @@ from typing import Iterator, Sequence
 
 from deap import base, creator, tools
 
-from engine.genome import Space, Value, canonical_json
+from engine.genome import Space, Value, canonical_code, canonical_json
 from engine.strategies.base import Proposal, Told
 
 OPTIONS = {
@@ -36,7 +38,7 @@ def _individual_class(k: int):
     if not hasattr(creator, name):
         fitness = "KGFitnessMin" if k == 1 else f"KGFitnessMin{k}"
         creator.create(fitness, base.Fitness, weights=(-1.0,) * k)
-        creator.create(name, list, fitness=getattr(creator, fitness), params=None, gid=None)
+        creator.create(name, list, fitness=getattr(creator, fitness), params=None, gid=None, code=None)
     return getattr(creator, name)
 
 
@@ -87,6 +89,7 @@ class GeneticAlgorithm:
                 v is not None and math.isfinite(v) for v in values)
             ind.fitness.values = tuple(values) if ok else (math.inf,) * self.k
             ind.gid = r.genome_id
+            ind.code = dict(r.code) if r.code else None
             self._archive[r.genome_id] = ind
         feasible = [i for i in self._archive.values() if math.isfinite(i.fitness.values[0])]
         if self.k == 1:
@@ -97,7 +100,7 @@ class GeneticAlgorithm:
 
     # -- operators ---------------------------------------------------------------------------
     def _offspring(self, rng: random.Random) -> Proposal:
-        seen = {canonical_json(self._decode(i)) for i in self._archive.values()}
+        seen = {_key(self._decode(i), i.code) for i in self._archive.values()}
         up = [len(g.values) - 1 for g in self.space.genes]
         for _ in range(self.repair_tries):
             if self.k == 1:
@@ -105,14 +108,15 @@ class GeneticAlgorithm:
             else:  # survivors are already the NSGA-II elite: parents uniformly among them
                 p1, p2 = rng.sample(self.population, 2)
             a, b = self.Individual(p1), self.Individual(p2)
+            a.code = p1.code  # the child is built in place of its first parent: it keeps that code
             op, parents = "mutation", (p1.gid,)
             if rng.random() < self.cxpb:
                 tools.cxUniform(a, b, indpb=0.5)
                 op, parents = "crossover+mutation", (p1.gid, p2.gid)
             tools.mutUniformInt(a, low=[0] * len(a), up=up, indpb=self.mutpb)
             params = self._decode(a)
-            if self.space.is_valid(params) and canonical_json(params) not in seen:
-                return Proposal(params, op, tuple(dict.fromkeys(parents)))
+            if self.space.is_valid(params) and _key(params, a.code) not in seen:
+                return Proposal(params, op, tuple(dict.fromkeys(parents)), a.code)
         return Proposal(self.space.sample(rng), "random-repair")
 
     def _encode(self, params: dict[str, Value]):
@@ -130,3 +134,7 @@ class GeneticAlgorithm:
         finally:
             self._rng_state = random.getstate()
             random.setstate(outer)
+
+
+def _key(params: dict[str, Value], code: dict[str, str] | None) -> str:
+    return canonical_json(params) + "\n" + canonical_code(code)

@@ -228,6 +228,23 @@ def test_ga_parents_come_from_the_population_of_successful_genomes():
         assert set(child.parent_ids) <= good_ids
 
 
+def test_ga_children_keep_the_code_of_their_first_parent_so_the_ga_tunes_genes_around_an_llm_rewrite():
+    ga = make_strategy("ga", SPACE, 5, {"pop_size": 4})
+    firsts = ga.ask(4)
+    code = {"tile_update": "        pass\n"}
+    results = [told(p.params, float(i)) for i, p in enumerate(firsts)]
+    best = firsts[0].params
+    coded = Told(Genome.make(SPACE, best, HASH, code, {"tile_update": ""}).genome_id, dict(best), -1.0, code=code)
+    ga.tell(results + [coded])
+    children = ga.ask(30)
+    with_code = [c for c in children if c.code]
+    assert with_code and all(c.code == code and coded.genome_id == c.parent_ids[0] for c in with_code)
+    assert all(not c.code for c in children if c.parent_ids and c.parent_ids[0] != coded.genome_id)
+    # never an evaluated pair of genes and code (the rewrite with other genes is new)
+    evaluated = {(gid(p.params), "") for p in firsts} | {(gid(best), str(code))}
+    assert all((gid(c.params), str(c.code or "")) not in evaluated for c in children if c.parent_ids)
+
+
 def test_ga_same_seed_gives_the_same_proposals():
     a = drive(make_strategy("ga", SPACE, 42), near_32_few_stages, 40)
     b = drive(make_strategy("ga", SPACE, 42), near_32_few_stages, 40)
