@@ -136,6 +136,9 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-batch", type=_positive, default=4, metavar="N", help="genomes asked of each call (default 4)")
     g.add_argument("--llm-calls", type=_positive, metavar="N",
                    help="calls in the run, after which --llm-partner alone proposes (default: no limit)")
+    g.add_argument("--llm-patience", type=_positive, metavar="N",
+                   help="calls in a row without a new best from the LLM, after which the partner alone "
+                        "proposes (default: no limit)")
     g.add_argument("--llm-partner", choices=sorted(STRATEGIES), default="random",
                    help="proposes when the LLM does not: after --llm-calls, or after a failed call "
                         "(default random; tpe makes LLM-seeded Bayesian search)")
@@ -347,6 +350,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         brief = build_brief(template, runner.envs[0].get("gpu", ""), args.llm_context)
         strategy = LlmStrategy(space, args.seed, chat=chat, brief=brief, transcript=Transcript(run_dir / "llm"),
                                partner=strategy, batch=args.llm_batch, calls=args.llm_calls,
+                               patience=args.llm_patience,
                                regions=template.regions)
     print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
           f"{len(records)} earlier rows)", file=sys.stderr)
@@ -367,7 +371,8 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
 
 
 def _check_llm_args(args) -> None:
-    given = [f"--{name.replace('_', '-')}" for name in ("llm_model", "llm_base_url", "llm_calls", "llm_temperature",
+    given = [f"--{name.replace('_', '-')}" for name in ("llm_model", "llm_base_url", "llm_calls", "llm_patience",
+                                                         "llm_temperature",
                                                          "llm_max_tokens", "llm_extra")
              if getattr(args, name) is not None] + (["--llm-context"] if args.llm_context else [])
     given += [flag for flag, changed in (("--llm-partner", args.llm_partner != "random"),

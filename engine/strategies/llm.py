@@ -50,6 +50,7 @@ template's text. The rewritten kernel must stay correct for every workload: its 
 checked against the reference on fresh inputs, and a wrong one is recorded as incorrect. Keep
 the kernel in the template's language; do not cache results or skip work."""
 CODE_SHOWN = 3   # genomes whose rewritten regions the situation prints in full
+PATTERNS_SHOWN = 12
 
 BEST_SHOWN = 10
 FAILURES_SHOWN = 10
@@ -59,12 +60,16 @@ class LlmStrategy:
     name = "llm"
 
     def __init__(self, space: Space, seed: int, *, chat: Any, brief: Brief, transcript: Transcript,
-                 partner: Strategy, batch: int = 4, calls: int | None = None,
+                 partner: Strategy, batch: int = 4, calls: int | None = None, patience: int | None = None,
                  regions: Mapping[str, str] | None = None, progress: TextIO = sys.stderr):
         if batch < 1:
             raise ValueError(f"batch {batch}: at least one genome a call")
         self.space, self.seed, self.chat, self.brief = space, seed, chat, brief
         self.transcript, self.partner, self.batch, self.calls = transcript, partner, batch, calls
+        self.patience = patience          # calls without a new best from the LLM before it is asked no more
+        self.best: float | None = None
+        self.last_best_call = 0           # the latest call whose genome set a new best of the run
+        self.stalled = False
         self.progress, self.regions = progress, dict(regions or {})
         self.system = SYSTEM + (CODE_RULES.format(names=", ".join(self.regions)) if self.regions else "")
         self.defaults = space.default_params()
@@ -99,12 +104,20 @@ class LlmStrategy:
             self.history.pop(told.genome_id, None)
             self.history[told.genome_id] = told
             self.seen.add(_key(told.params, told.code))
+            if told.objective is not None and (self.best is None or told.objective < self.best):
+                self.best = told.objective
+                operator = (told.detail or {}).get("operator") or ""
+                if operator.startswith("llm:") and operator[4:].isdigit():
+                    self.last_best_call = max(self.last_best_call, int(operator[4:]))
         self.partner.tell(results)
 
     # -- the call ----------------------------------------------------------------------------
     def _may_call(self) -> bool:
         spent = self.calls is not None and self.transcript.count >= self.calls
-        return not spent and self.partner_turns == 0
+        if self.patience is not None and not self.stalled and self.transcript.count - self.last_best_call >= self.patience:
+            self.stalled = True
+            self._say(f"no new best from the last {self.patience} calls; {self.partner.name} proposes from here")
+        return not spent and not self.stalled and self.partner_turns == 0
 
     def _drop_seen(self) -> None:
         while self.queue and _key(self.queue[0].params, self.queue[0].code) in self.seen:
@@ -205,6 +218,9 @@ class LlmStrategy:
             for t in coded:
                 lines += ["", f"### The rewritten regions of {t.genome_id} (score {t.objective:.4f})"]
                 lines += [f"{name}:\n```\n{text}\n```" for name, text in sorted(t.code.items())]
+        patterns = self._failure_patterns(told)
+        if patterns:
+            lines += ["", "## Gene values that mostly fail (at least 3 tried)"] + patterns
         failed = [t for t in told if t.objective is None][-FAILURES_SHOWN:]
         if failed:
             lines += ["", f"## Latest {len(failed)} failures"]
@@ -222,6 +238,21 @@ class LlmStrategy:
             lines += [""] + self.notes
         lines += ["", f"Propose {k} new genomes, each different from every genome above and from each other."]
         return "\n".join(lines)
+
+    def _failure_patterns(self, told: list[Told]) -> list[str]:
+        """Gene values most of whose genomes failed, with the statuses: what to stop proposing."""
+        tried: dict[tuple[str, str], list[Told]] = {}
+        for t in told:
+            for name, value in t.params.items():
+                tried.setdefault((name, canonical_json({"v": value})[5:-1]), []).append(t)
+        rows = []
+        for (name, value), members in tried.items():
+            failures = Counter(_status(t) for t in members if t.objective is None)
+            n_failed = sum(failures.values())
+            if len(members) >= 3 and 2 * n_failed >= len(members):
+                rows.append((n_failed, f"- {name}={value}: {n_failed} of {len(members)} failed ("
+                                       + ", ".join(f"{s} {c}" for s, c in failures.most_common()) + ")"))
+        return [text for _, text in sorted(rows, key=lambda r: -r[0])[:PATTERNS_SHOWN]]
 
     def _changed(self, params: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in params.items() if k not in self.defaults or self.defaults[k] != v}

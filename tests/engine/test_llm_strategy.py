@@ -39,11 +39,12 @@ def told(params, operator: str) -> Told:
                         "times_us": {"b1_ctx4k": 100 * value}, "registers": None, "spill_bytes": None})
 
 
-def strategy(tmp_path, endpoint: ChatEndpoint, *, batch=2, calls=None, device="NVIDIA H200",
+def strategy(tmp_path, endpoint: ChatEndpoint, *, batch=2, calls=None, patience=None, device="NVIDIA H200",
              key_env="KG_TEST_LLM_KEY", **fields) -> LlmStrategy:
     chat = ChatClient(Endpoint("test-model", endpoint.base_url, key_env, max_retries=0, timeout_s=20, **fields))
     return LlmStrategy(SPACE, 7, chat=chat, brief=build_brief(TEMPLATE, device), partner=make_strategy("random", SPACE, 3),
-                       transcript=Transcript(tmp_path / "llm"), batch=batch, calls=calls, progress=io.StringIO())
+                       transcript=Transcript(tmp_path / "llm"), batch=batch, calls=calls, patience=patience,
+                       progress=io.StringIO())
 
 
 def evaluate(s: LlmStrategy, rounds: int, seen: dict | None = None) -> list:
@@ -177,3 +178,27 @@ def test_an_answer_cut_at_the_token_limit_is_named_as_such_in_the_next_call(tmp_
     calls = read_calls(tmp_path / "llm")
     assert calls[1]["unreadable"].endswith("(the answer was cut at the token limit)")
     assert "It was cut at the token limit" in calls[2]["messages"][2]["content"]
+
+
+def test_after_patience_calls_without_a_new_best_the_partner_alone_proposes(tmp_path):
+    answers = iter([genomes_answer({"BLOCK_H": 32}),                      # 2.0: the run's new best
+                    genomes_answer({"BLOCK_H": 32, "NUM_WARPS": 8})])    # 2.5: no better
+    with ChatEndpoint(lambda body: next(answers)) as endpoint:
+        s = strategy(tmp_path, endpoint, batch=1, patience=1)
+        s.tell([told(DEFAULT, "default")])
+        asked = evaluate(s, 4)
+    assert [p.operator for p in asked] == ["llm:1", "llm:2", "random", "random"]
+    assert len(endpoint.requests) == 2 and "no new best from the last 1 calls" in s.progress.getvalue()
+
+
+def test_gene_values_that_mostly_fail_are_summed_up_for_the_model(tmp_path):
+    s = strategy(tmp_path, ChatEndpoint(lambda body: ""))
+    wide = {**DEFAULT, "NUM_WARPS": 8}
+    failures = [Told(f"f{i}", {**wide, "BLOCK_H": h, "BLOCK_K": k}, None,
+                     detail={"status": status, "operator": "random", "error": "x"})
+                for i, (h, k, status) in enumerate([(32, 64, "compile_error"), (64, 64, "compile_error"),
+                                                    (32, 128, "timeout")])]
+    s.tell([told(DEFAULT, "default"), told({**wide, "BLOCK_H": 64, "BLOCK_K": 128}, "random")] + failures)
+    text = s.situation(2)
+    assert "- NUM_WARPS=8: 3 of 4 failed (compile_error 2, timeout 1)" in text
+    assert "BLOCK_H=32" not in text.split("## Gene values")[1].split("##")[0]  # 2 tried: too few to judge
