@@ -74,12 +74,11 @@ class LlmStrategy:
         self.system = SYSTEM + (CODE_RULES.format(names=", ".join(self.regions)) if self.regions else "")
         self.defaults = space.default_params()
         self.history: dict[str, Told] = {}           # every result told, in the order told
-        self.seen: set[str] = set()        # canonical params of every genome told
+        self.seen: set[str] = set()                  # every genome told, by its genes and code
         self.queue: deque[Proposal] = deque()
         self.partner_turns = 0                       # asks left to the partner after a failed call
         self.notes: list[str] = []                   # said in the next call (unreadable answer, repeats)
         self.outside: list[tuple[dict, Any, list[str]]] = []  # the last call's genomes outside the space, and why
-        self.calls_made = 0                          # this process's calls (the transcript counts all)
         self.answered = 0                            # calls that gave at least one genome
 
     # -- ask/tell ----------------------------------------------------------------------------
@@ -132,7 +131,6 @@ class LlmStrategy:
             "endpoint": self.chat.endpoint.describe(), "brief": self.brief.describe(),
             "brief_notes": list(self.brief.notes), "asked": k, "seed": self.seed + call, "messages": messages}
         self.notes, self.outside = [], []
-        self.calls_made += 1
         try:
             reply = self.chat.chat(messages, seed=self.seed + call)
         except LlmError as exc:
