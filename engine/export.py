@@ -7,12 +7,18 @@ A measured workload covers the shapes from just past the next smaller measured b
 context) up to its own; a shape past the largest measured one goes to the default kernel: the
 table never extrapolates. Among the genomes that beat the default at a workload, those not
 measurably slower than the fastest count as equals, and the table takes as few kernels from them
-as it can (a kernel a shape range because of noise would be a kernel more to ship and trust)."""
+as it can (a kernel a shape range because of noise would be a kernel more to ship and trust).
+
+A CUDA template's kernels ship built too, where nvcc is present: each ``kernels/ID.cubin`` with
+the flags the run built with, its resource figures beside the run's in the table. Figures that
+differ say the compiler here is not the run's: the binary is then not the one that was timed."""
 
 from __future__ import annotations
 
 import json
 import pprint
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TextIO
@@ -21,7 +27,7 @@ from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
 from engine.template import RenderError, Template
-from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE
+from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
 REFERENCE = "reference"  # --default reference: the run's PyTorch reference path (the model's path without a kernel)
@@ -209,7 +215,8 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
 
     def kernel(gid: str) -> str:
         name = f"kernels/{gid}{SOURCE_SUFFIX[template.language]}"
-        kernels[gid] = {"source": name, "params": params_of[gid]}
+        kernels[gid] = {"source": name, "params": params_of[gid],
+                        "run_resources": {k: by_genome[gid][0].get(k) for k in RESOURCES}}
         if gid in code_of:  # regions an LLM rewrote: the kernel is not the template's own code
             kernels[gid]["code"] = code_of[gid]
         return name
@@ -258,9 +265,14 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
             sources[k["source"]] = template.render(k["params"], k.get("code"))
         except RenderError as exc:
             raise UserError(f"genome {gid} of {run_dir} no longer renders: {exc}") from None
+    binaries: dict[str, bytes] = {}
+    if template.language == "cuda":  # built, like the sources rendered, before anything is written
+        table["cubins"], binaries = build_cubins(table, sources, run_dir)
     (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
     for name, text in sources.items():
         (out_dir / name).write_text(text)
+    for name, data in binaries.items():
+        (out_dir / name).write_bytes(data)
     (out_dir / "dispatch.json").write_text(json.dumps(table, indent=1) + "\n")
     (out_dir / "dispatch.py").write_text(dispatch_module(table))
     summary = summary_text(table)
@@ -269,6 +281,31 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     print(f"\nwritten: {out_dir}/dispatch.json, dispatch.py, README.md, {len(table['kernels'])} kernel sources",
           file=out)
     return table
+
+
+RESOURCES = ("registers", "shared_bytes", "stack_bytes", "spill_bytes")
+
+
+def build_cubins(table: dict[str, Any], sources: dict[str, str],
+                 run_dir: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Each kernel's cubin (by its path in the export), built as the run built it, its figures
+    noted in the table; and what was built with what, or why nothing was."""
+    binaries: dict[str, bytes] = {}
+    if shutil.which("nvcc") is None:
+        return {"built": False, "why": "nvcc is not on PATH here: build each source as the README says"}, binaries
+    nvcc = nvcc_version()
+    with tempfile.TemporaryDirectory(prefix="kg-export-") as tmp:
+        for gid, k in table["kernels"].items():
+            build = compile_cuda(sources[k["source"]], Path(tmp))
+            if not build.ok:
+                raise UserError(f"genome {gid} of {run_dir} no longer builds with {nvcc}: {build.excerpt(600)}")
+            k["cubin"] = k["source"].removesuffix(SOURCE_SUFFIX["cuda"]) + ".cubin"
+            binaries[k["cubin"]] = Path(build.cubin).read_bytes()
+            k["resources"] = {key: build.totals()[key] for key in RESOURCES}
+            if k["run_resources"]["registers"] is not None and k["resources"] != k["run_resources"]:
+                k["note"] = (f"built here with {k['resources']}, timed in the run with {k['run_resources']}: "
+                             "this nvcc is not the run's, and this cubin is not the one timed")
+    return {"built": True, "nvcc": nvcc, "gencode": list(GENCODE), "flags": list(DEFAULT_FLAGS)}, binaries
 
 
 def summary_text(table: dict[str, Any]) -> str:
@@ -300,6 +337,11 @@ def summary_text(table: dict[str, Any]) -> str:
                          f"| {e['default_median_us'] / e['median_us']:.2f}x |")
         lines.append("")
     lines += ["## Using the kernels", "", build_note(table["language"], table["entry"]), ""]
+    cubins = table.get("cubins")
+    if cubins:
+        lines += [f"Cubins: built here with {cubins['nvcc']}, {' '.join(cubins['gencode'] + cubins['flags'])}."
+                  if cubins["built"] else f"Cubins: not built ({cubins['why']}).", ""]
+        lines += [f"- {gid}: {k['note']}" for gid, k in table["kernels"].items() if k.get("note")]
     return "\n".join(lines)
 
 

@@ -81,7 +81,7 @@ def test_a_winner_replaces_the_default_only_where_it_measurably_beats_it(two_gen
     source = (out / winner).read_text()
     assert source == template.render(json.loads(other["params_json"]))
     assert "kernel-genome-launch" in source
-    assert sorted(p.name for p in (out / "kernels").iterdir()) == sorted([Path(winner).name, Path(fallback).name])
+    assert sorted(p.name for p in (out / "kernels").glob("*.cu")) == sorted([Path(winner).name, Path(fallback).name])
 
 
 def test_a_genome_timed_twice_must_win_both_times(two_genome_run, tmp_path):
@@ -287,3 +287,26 @@ def test_a_winner_whose_code_regions_an_llm_rewrote_ships_with_its_own_code(tmp_
     assert source == template.render(json.loads(default["params_json"]), code)
     assert "// the LLM's region" in source
     assert "// the LLM's region" not in (tmp_path / "export" / "kernels" / f"{default['genome_id']}.cu").read_text()
+
+
+def test_cuda_kernels_ship_as_cubins_built_as_the_run_built_them(two_genome_run, tmp_path):
+    run, default_id, other = two_genome_run
+    table = export(run, tmp_path / "export", io.StringIO())
+    assert table["cubins"]["built"] and table["cubins"]["gencode"] == ["-gencode", "arch=compute_90a,code=sm_90a"]
+    for gid, k in table["kernels"].items():
+        assert (tmp_path / "export" / k["cubin"]).read_bytes()[:4] == b"\x7fELF"
+        # the same nvcc gives the figures the run recorded; another one is named, not hidden
+        assert k["resources"] == k["run_resources"] or "not the one timed" in k["note"]
+    on_disk = json.loads((tmp_path / "export" / "dispatch.json").read_text())
+    assert on_disk["kernels"][other["genome_id"]]["cubin"] == f"kernels/{other['genome_id']}.cubin"
+    assert "Cubins: built here with" in (tmp_path / "export" / "README.md").read_text()
+
+
+def test_without_nvcc_the_sources_ship_and_the_table_says_why_no_cubin(two_genome_run, tmp_path, monkeypatch):
+    run, _, _ = two_genome_run
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    table = export(run, tmp_path / "export", io.StringIO())
+    assert table["cubins"] == {"built": False,
+                               "why": "nvcc is not on PATH here: build each source as the README says"}
+    assert not list((tmp_path / "export" / "kernels").glob("*.cubin"))
+    assert all("cubin" not in k for k in table["kernels"].values())
