@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "(default: optuna.journal in the run folder)")
     ev.add_argument("--fix", action="append", metavar="GENE=VALUE", default=[],
                     help="hold a gene at one value (repeatable): search, or sweep, a slice of the space")
+    ev.add_argument("--e2e", action="store_true", default=None,
+                    help="also run each genome inside the model's decode layer (evaluators/decode_layer.py): "
+                         "its outputs checked there, the layer timed with and without it")
     ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
                     help="fire drill: before this share of genomes, also evaluate a deliberately broken copy")
     _llm_args(ev)
@@ -83,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("template", type=Path)
     one.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
     one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
+    one.add_argument("--e2e", action="store_true", help="also inside the model's decode layer")
     _device_args(one)
 
     cs = sub.add_parser("compare-strategies",
@@ -316,7 +320,7 @@ def cmd_evolve(args) -> int:
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     fresh = not run_dir.exists() or not any(run_dir.iterdir())
-    config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed)
+    config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
     try:
         with run_lock(run_dir):
             return _evolve(args, template, space, run_dir, config, objectives)
@@ -358,7 +362,8 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda")
                     if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
-                          args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives)
+                          args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives,
+                          e2e=config.e2e)
         loop.restore(records)
         loop.run()
         if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time
@@ -469,7 +474,8 @@ def cmd_eval(args) -> int:
         writer = ResultsWriter(Path(tmp) / "run", "eval")
         runner, cpu_rows = _start_runner(args, template, Path(tmp) / "kernels", Path(tmp) / "worker.log")
         try:
-            loop = EvolveLoop(template, space, make_strategy("random", space, 0), runner, writer, 1, cpu_rows)
+            loop = EvolveLoop(template, space, make_strategy("random", space, 0), runner, writer, 1, cpu_rows,
+                              e2e=args.e2e)
             record = (loop.evaluate_reference() if args.reference
                       else loop.attempt(Proposal(params, "eval")))
         finally:

@@ -48,9 +48,10 @@ class EvolveLoop:
                  writer: ResultsWriter, budget: int, cpu_rows: bool,
                  progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic,
                  integrity: HarnessIntegrity | None = None, injector: FaultInjector | None = None,
-                 objectives: tuple[str, ...] = ("score",)):
+                 objectives: tuple[str, ...] = ("score",), e2e: bool = False):
         self.template, self.space, self.strategy = template, space, strategy
         self.objectives = objectives
+        self.e2e = e2e  # each genome (and the reference path) also inside the decode layer
         self.integrity = integrity
         self.injector = injector
         self.runner, self.writer, self.budget = runner, writer, budget
@@ -193,7 +194,7 @@ class EvolveLoop:
 
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return self.template.request(source, params, builtin=builtin)
+        return self.template.request(source, params, builtin=builtin, **({"e2e": True} if self.e2e else {}))
 
     def _run_all(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Send requests to the runner (together when it has several workers); stop the run if
@@ -236,13 +237,14 @@ class EvolveLoop:
             "strategy": self.strategy.name, "status": outcome["status"], "stage": outcome.get("stage"),
             "error": outcome.get("error"), "input_seed": outcome.get("input_seed"),
             "compile_s": outcome.get("compile_s"), "verify_s": outcome.get("verify_s"),
-            "bench_s": outcome.get("bench_s"), "eval_s": outcome.get("eval_s"),
+            "bench_s": outcome.get("bench_s"), "e2e_s": outcome.get("e2e_s"), "eval_s": outcome.get("eval_s"),
             "device_index": outcome.get("device_index"),
             **{k: (outcome.get("resources") or {}).get(k)
                for k in ("registers", "shared_bytes", "stack_bytes", "spill_bytes")},
             "compiler_notes": outcome.get("compiler_notes"),
             "cpu_row": self.cpu_rows, "verify": outcome.get("verify") or [],
             "workloads": [{k: w.get(k) for k in _WORKLOAD_FIELDS} for w in outcome.get("workloads") or []],
+            "e2e": [{k: e.get(k) for k in _E2E_FIELDS} for e in outcome.get("e2e") or []] or None,
             "env": {k: str(env.get(k, "")) for k in _ENV_FIELDS} if env else None,
             "score": None, "baseline": None,
         }
@@ -316,4 +318,6 @@ class _Job:
 
 _WORKLOAD_FIELDS = ("name", "batch", "heads", "topk", "context", "median_us", "iqr_us", "min_us",
                     "n_samples", "tflops", "gbps", "roofline_floor_us", "roofline_frac")
+_E2E_FIELDS = ("name", "batch", "heads", "topk", "context", "step_us", "step_iqr_us", "rest_us", "attention_us",
+               "alone_us", "out_rel_l2", "lse_rel_l2")
 _ENV_FIELDS = ("device_kind", "gpu", "driver", "cuda", "torch", "triton", "python", "host")

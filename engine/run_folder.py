@@ -29,14 +29,16 @@ class RunConfig:
     created_at: str
     schema_version: int = SCHEMA_VERSION
     fixed: dict = field(default_factory=dict)  # genes held at one value: the run searched a slice
+    e2e: bool = False  # every genome also timed inside the decode layer (evolve --e2e)
 
 
 def file_hash(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def new_config(run_dir: Path, template: Template, strategy: str, seed: int, fixed: dict) -> RunConfig:
-    return RunConfig(fixed=dict(fixed), run_id=run_dir.name, template=str(template.path), template_hash=template.content_hash,
+def new_config(run_dir: Path, template: Template, strategy: str, seed: int, fixed: dict,
+               e2e: bool = False) -> RunConfig:
+    return RunConfig(fixed=dict(fixed), e2e=e2e, run_id=run_dir.name, template=str(template.path), template_hash=template.content_hash,
                      space=str(template.space_path), space_hash=file_hash(template.space_path),
                      problem=template.problem, language=template.language, strategy=strategy, seed=seed,
                      created_at=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
@@ -48,14 +50,15 @@ def default_run_dir(template: Template, results_root: Path = Path("results")) ->
 
 
 def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume: bool,
-             fixed: dict | None = None) -> RunConfig:
-    """Create the folder of a new run, or check that an existing one may be resumed."""
+             fixed: dict | None = None, e2e: bool | None = None) -> RunConfig:
+    """Create the folder of a new run, or check that an existing one may be resumed (``e2e``
+    None there: as the run was made)."""
     config_path = run_dir / "run.json"
     if not resume:
         if run_dir.exists() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
         run_dir.mkdir(parents=True, exist_ok=True)
-        config = new_config(run_dir, template, strategy, seed, fixed or {})
+        config = new_config(run_dir, template, strategy, seed, fixed or {}, bool(e2e))
         config_path.write_text(json.dumps(asdict(config), indent=2) + "\n")
         write_snapshot(run_dir, template)
         return config
@@ -69,6 +72,9 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     if fixed is not None and dict(fixed) != config.fixed:
         raise UserError(f"{run_dir}: --resume with --fix {_fix_text(fixed)}, but the run searched "
                         f"{_fix_text(config.fixed) if config.fixed else 'the whole space'}")
+    if e2e is not None and e2e != config.e2e:
+        raise UserError(f"{run_dir}: --resume {'with' if e2e else 'without'} --e2e, but the run was made "
+                        f"{'with' if config.e2e else 'without'} it (its rows would not compare)")
     if not (run_dir / SNAPSHOT).is_dir():
         write_snapshot(run_dir, template)  # a run begun before runs kept one; written once all checks pass
     return config

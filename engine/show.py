@@ -75,6 +75,7 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         print(f"\ntop {min(top, len(scored))} by score (geomean time relative to {scored[0]['baseline']}):", file=out)
         for r in scored[:top]:
             print(f"  {r['score']:.3f}  {r['genome_id']}  {genome_text(r)}", file=out)
+    _print_e2e(([reference] if reference else []) + scored[:top], out)
     ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
     for group, members in problem_groups(records, _problem_genes(run_dir, config)).items():
         _print_best(best_per_workload(members), ref_times, group, out)
@@ -116,6 +117,22 @@ def llm_summary(folder: Path) -> str:
     models = sorted({c.get("model") or c["endpoint"]["model"] for c in calls})
     return (f"llm: {len(calls)} calls to {', '.join(models)} ({failed} failed, {unreadable} unreadable), "
             f"{proposed} genomes proposed ({repeats} repeats), {tokens} tokens, {seconds:.0f} s (llm/calls.jsonl)")
+
+
+def _print_e2e(records: list[dict[str, Any]], out: TextIO) -> None:
+    """The decode layer with each kernel in it (evolve --e2e), for the reference path and the top
+    genomes: the layer's time, the layer without attention, the difference, the kernel alone."""
+    rows = [(r, e) for r in records for e in r.get("e2e") or []]
+    if not rows:
+        return
+    us = lambda v: f"{v:.1f}" if v is not None else "-"  # noqa: E731
+    print("\ninside the decode layer (one CUDA graph a step; us): layer, layer without attention, "
+          "attention inside, attention alone", file=out)
+    print(f"  {'workload':<14}{'layer':>10}{'without':>10}{'inside':>10}{'alone':>10}  genome", file=out)
+    for r, e in rows:
+        who = "pytorch reference path" if r["kind"] == "reference" else r["genome_id"]
+        print(f"  {e['name']:<14}{us(e['step_us']):>10}{us(e['rest_us']):>10}{us(e['attention_us']):>10}"
+              f"{us(e['alone_us']):>10}  {who}", file=out)
 
 
 def genome_text(record: dict[str, Any]) -> str:

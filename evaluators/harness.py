@@ -1,13 +1,16 @@
-"""The stages of one evaluation inside the worker: load -> compile -> verify -> bench.
+"""The stages of one evaluation inside the worker: load -> compile -> verify -> bench -> e2e.
 
 Each stage may end the evaluation with a typed status. Inputs are drawn fresh from the
 request's seed for every check and every timed workload; outputs are poisoned with NaN before
 every call; the largest workload is always among the verified shapes; the outputs produced by
-the timed graph replays are checked against the reference afterwards.
+the timed graph replays are checked against the reference afterwards. The e2e stage (asked for
+with ``e2e``) runs the kernel inside the model's decode layer (evaluators/decode_layer.py) on the
+query the layer makes, checks its outputs there, and times the layer with it and without it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 import traceback
@@ -35,6 +38,10 @@ class StageFailure(Exception):
 
 class Evaluator:
     DEFERRED_WRITE_WAIT_S = 0.05  # outputs must not change for this long after a call returns
+    # inside the layer a kernel may cost more than alone (other kernels' lines in the L2, no flush
+    # of its own); past this factor and margin, twice, it is not the kernel that was timed alone
+    E2E_SLOWDOWN = 2.0
+    E2E_MARGIN_US = 10.0
 
     def __init__(self, device: torch.device, workdir: Path,
                  progress: Callable[[str], None] = lambda stage: None):
@@ -44,14 +51,15 @@ class Evaluator:
         self.env = environment(device)
         self.hw = find_hardware(self.env["gpu"]) if device.type == "cuda" else None
         self._pools: dict[str, torch.Tensor] = {}
+        self._rest_us: dict[tuple, Any] = {}  # the decode layer without attention, by shape: timed once
         self._timer = (GraphTimer(device, self.hw["l2_bytes"] if self.hw else 64 << 20)
                        if device.type == "cuda" else WallTimer())
 
     # -- entry -------------------------------------------------------------------------------
     def evaluate(self, req: dict[str, Any]) -> dict[str, Any]:
         result: dict[str, Any] = {"status": Status.OK.value, "stage": None, "error": None,
-                                  "compile_s": None, "verify_s": None, "bench_s": None,
-                                  "verify": [], "workloads": [], "env": self.env,
+                                  "compile_s": None, "verify_s": None, "bench_s": None, "e2e_s": None,
+                                  "verify": [], "workloads": [], "e2e": [], "env": self.env,
                                   "hardware": self.hw["file"] if self.hw else None}
         guards = {"static": True, **(req.get("guards") or {})}
         try:
@@ -77,6 +85,8 @@ class Evaluator:
             self._stage(result, "verify", lambda: self._verify(problem, fn, req["seed"], result))
             if req.get("bench", True):
                 self._stage(result, "bench", lambda: self._bench(problem, fn, req["seed"], result))
+            if req.get("e2e") and hasattr(problem, "decode_layer"):
+                self._stage(result, "e2e", lambda: self._e2e(problem, fn, req["seed"], result))
         except StageFailure as failure:
             result.update(status=failure.status.value, stage=failure.stage, error=str(failure)[:4000])
         except Rejection as rejection:
@@ -224,6 +234,55 @@ class Evaluator:
                 raise StageFailure(Status.INCORRECT, "bench",
                                    f"{w.name}: output of the timed calls: {failure}")
             result["workloads"].append(self._metrics(problem, w, timing, floor_us))
+
+    def _e2e(self, problem, fn: Callable, seed: int, result: dict) -> None:
+        alone = {w["name"]: w["median_us"] for w in result["workloads"]}
+        for i, w in enumerate(problem.e2e_workloads(self.device.type)):
+            gen = self._gen(seed, 2000 + i)
+            inp = problem.make_inputs(w, gen, self._pool(problem))  # the cache and indices; the layer makes q
+            layer = problem.decode_layer(w, self.device, gen)
+            x = torch.randn(w.batch, layer.dims.hidden, generator=gen, device=self.device).to(torch.bfloat16)
+            outputs = (layer.out, layer.lse)
+
+            def attend(q: torch.Tensor) -> None:
+                problem.call(fn, dataclasses.replace(inp, q=q), outputs)
+
+            step = lambda: layer.step(x, attend)  # noqa: E731
+            problem.poison(outputs)
+            if self.device.type == "cuda":
+                graph = self._capture(step, w)
+                problem.poison(outputs)  # what is checked below must come from the replays
+                timing, rest = self._timer.time(graph), self._rest(problem, w, layer, x)
+            else:
+                timing, rest = self._timer.time(step), None
+            failure, errors = problem.check(dataclasses.replace(inp, q=layer.q), outputs)
+            if failure:
+                raise StageFailure(Status.INCORRECT, "e2e", f"{w.name} inside the decode layer: {failure}")
+            entry = {**w.to_dict(), "step_us": timing.median_us, "step_iqr_us": timing.iqr_us,
+                     "rest_us": rest.median_us if rest else None,
+                     "attention_us": timing.median_us - rest.median_us if rest else None,
+                     "alone_us": alone.get(w.name), **_finite(errors)}
+            if self._slower_in_layer(entry):
+                timing, rest = self._timer.time(graph), self._rest(problem, w, layer, x, again=True)
+                entry.update(step_us=timing.median_us, step_iqr_us=timing.iqr_us, rest_us=rest.median_us,
+                             attention_us=timing.median_us - rest.median_us)
+                if self._slower_in_layer(entry):
+                    raise Rejection(Status.REJECTED_E2E_SLOWDOWN, "e2e",
+                                    f"{w.name}: {entry['attention_us']:.1f} us inside the decode layer "
+                                    f"({entry['step_us']:.1f} us with it, {entry['rest_us']:.1f} without) against "
+                                    f"{entry['alone_us']:.1f} us alone, twice")
+            result["e2e"].append(entry)
+
+    def _slower_in_layer(self, entry: dict) -> bool:
+        return (entry["attention_us"] is not None and entry["alone_us"] is not None
+                and entry["attention_us"] > self.E2E_SLOWDOWN * entry["alone_us"] + self.E2E_MARGIN_US)
+
+    def _rest(self, problem, w, layer, x: torch.Tensor, again: bool = False) -> Any:
+        """The decode layer's time without its attention (the same for every candidate)."""
+        key = (problem.name, w.name, layer.dims)
+        if again or key not in self._rest_us:
+            self._rest_us[key] = self._timer.time(self._timer.capture(lambda: layer.step(x, None)))
+        return self._rest_us[key]
 
     def _time_graph(self, graph, w, floor_us: float | None) -> Any:
         """Replay timing with the physical-floor and device-wide-window guards; a suspect

@@ -71,6 +71,18 @@ class SparseMlaDecode:
                 Workload("sparse_invalid", 8, 128, 2048, 32768, invalid_fraction=0.25),
                 Workload("b5_invalid", 5, 128, 2048, 8192, invalid_fraction=0.1)]
 
+    def e2e_workloads(self, device_kind: str) -> list[Workload]:
+        """The workloads timed inside the decode layer (evaluators/decode_layer.py) as well as
+        alone: one token, and a batch that fills the GPU, at a middling context."""
+        wanted = ("b1_ctx1k",) if device_kind == "cpu" else ("b1_ctx32k", "b64_ctx32k")
+        return [w for w in self.workloads(device_kind) if w.name in wanted]
+
+    @staticmethod
+    def decode_layer(w: Workload, device: torch.device, gen: torch.Generator):
+        from evaluators.decode_layer import INTERPRETER, MODEL, DecodeLayer
+
+        return DecodeLayer(INTERPRETER if device.type == "cpu" else MODEL, w.heads, w.batch, device, gen)
+
     def flops(self, w: Workload) -> float:
         return 2.0 * w.batch * w.heads * self.valid_rows(w) * (D_QK + D_V)
 

@@ -24,3 +24,4 @@ class Status(str, Enum):
     REJECTED_NOT_CAPTURABLE = "rejected_not_capturable"    # cannot be captured in a CUDA graph
     REJECTED_BELOW_ROOFLINE = "rejected_below_roofline"    # faster than physics allows, twice
     REJECTED_HIDDEN_WORK = "rejected_hidden_work"          # device busy long after its events closed
+    REJECTED_E2E_SLOWDOWN = "rejected_e2e_slowdown"        # far slower inside the decode layer than alone, twice

@@ -54,6 +54,7 @@ _UPGRADES = {
     2: lambda t: _add_nulls(t, ("device_index",), 3),  # which GPU of the host
     3: lambda t: _add_nulls(t, ("compiler_notes",), 4),  # the compiler's warnings and advisories
     4: lambda t: _add_nulls(t, ("code_json",), 5),  # the code regions an LLM rewrote
+    5: lambda t: _add_nulls(t, ("e2e", "e2e_s"), 6),  # the kernel inside the decode layer
 }
 
 

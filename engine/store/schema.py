@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # v2 (2026-11-30): compiler resource figures (registers, shared_bytes, stack_bytes, spill_bytes).
 # v3 (2026-11-30): device_index, the GPU of the host that evaluated the row (runs over several).
 # v4 (2026-12-04): compiler_notes, nvcc's warnings and ptxas's performance advisories.
 # v5 (2026-12-05): code_json, the code regions an LLM rewrote (null: the template's own code).
+# v6 (2026-12-05): e2e and e2e_s, the kernel inside the decode layer (null: not asked for).
 # The reader upgrades older parts by adding the new fields as nulls.
 
 WORKLOAD = pa.struct([
@@ -20,6 +21,13 @@ WORKLOAD = pa.struct([
     ("context", pa.int32()), ("median_us", pa.float64()), ("iqr_us", pa.float64()),
     ("min_us", pa.float64()), ("n_samples", pa.int32()), ("tflops", pa.float64()),
     ("gbps", pa.float64()), ("roofline_floor_us", pa.float64()), ("roofline_frac", pa.float64()),
+])
+
+E2E = pa.struct([
+    ("name", pa.string()), ("batch", pa.int32()), ("heads", pa.int32()), ("topk", pa.int32()),
+    ("context", pa.int32()), ("step_us", pa.float64()), ("step_iqr_us", pa.float64()),
+    ("rest_us", pa.float64()), ("attention_us", pa.float64()), ("alone_us", pa.float64()),
+    ("out_rel_l2", pa.float64()), ("lse_rel_l2", pa.float64()),
 ])
 
 VERIFY = pa.struct([("shape", pa.string()), ("out_rel_l2", pa.float64()), ("lse_rel_l2", pa.float64())])
@@ -50,6 +58,7 @@ SCHEMA = pa.schema([
     ("compile_s", pa.float64()),
     ("verify_s", pa.float64()),
     ("bench_s", pa.float64()),
+    ("e2e_s", pa.float64()),
     ("registers", pa.int32()),          # from ptxas -v: the largest over the module's kernels
     ("shared_bytes", pa.int64()),       # static shared memory
     ("stack_bytes", pa.int64()),
@@ -60,6 +69,7 @@ SCHEMA = pa.schema([
     ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows
     ("verify", pa.list_(VERIFY)),
     ("workloads", pa.list_(WORKLOAD)),
+    ("e2e", pa.list_(E2E)),             # the decode layer with the kernel in it (evaluators/decode_layer.py)
     ("score", pa.float64()),            # geomean over workloads of time / baseline time
     ("baseline", pa.string()),          # what the score is relative to
     ("env", ENV),

@@ -87,11 +87,21 @@ def test_older_runs_are_read_with_the_later_fields_as_nulls():
 
 
 
+# the fields each schema version added (engine/store/schema.py)
+ADDED = {3: ["device_index"], 4: ["compiler_notes"], 5: ["code_json"], 6: ["e2e", "e2e_s"]}
+
+
+def as_version(path, version: int) -> None:
+    """Rewrite a part written now as an older version wrote it: without the later fields."""
+    later = [name for v, names in ADDED.items() if v > version for name in names]
+    table = pq.read_table(path).drop_columns(later)
+    pq.write_table(table.set_column(0, "schema_version", [[version]]), path)
+
+
 def test_a_version_2_part_is_read_with_device_index_null(tmp_path):
     ResultsWriter(tmp_path, "run-1").append([row(0)])
     (path,) = tmp_path.glob("part-*.parquet")
-    table = pq.read_table(path).drop_columns(["device_index", "compiler_notes", "code_json"])
-    pq.write_table(table.set_column(0, "schema_version", [[2]]), path)
+    as_version(path, 2)
     (back,) = read_records(tmp_path)
     assert back["device_index"] is None and back["compiler_notes"] is None
     assert back["registers"] is None and back["score"] == 0.93
@@ -101,18 +111,28 @@ def test_a_version_4_part_is_read_with_code_json_null(tmp_path):
     ResultsWriter(tmp_path, "run-1").append([row(0) | {"code_json": '{"r":"x"}'}])
     (path,) = tmp_path.glob("part-*.parquet")
     assert read_records(tmp_path)[0]["code_json"] == '{"r":"x"}'
-    table = pq.read_table(path).drop_columns(["code_json"])
-    pq.write_table(table.set_column(0, "schema_version", [[4]]), path)
+    as_version(path, 4)
     (back,) = read_records(tmp_path)
     assert back["schema_version"] == SCHEMA_VERSION and back["code_json"] is None
     assert back["compiler_notes"] == row(0)["compiler_notes"] and back["score"] == 0.93
 
 
+def test_a_version_5_part_is_read_with_no_e2e_and_its_code_kept(tmp_path):
+    e2e = [{"name": "b1_ctx32k", "batch": 1, "heads": 128, "topk": 2048, "context": 32768, "step_us": 130.0,
+            "step_iqr_us": 1.0, "rest_us": 118.0, "attention_us": 12.0, "alone_us": 11.0,
+            "out_rel_l2": 0.004, "lse_rel_l2": 1e-7}]
+    ResultsWriter(tmp_path, "run-1").append([row(0) | {"code_json": '{"r":"x"}', "e2e": e2e, "e2e_s": 2.5}])
+    (path,) = tmp_path.glob("part-*.parquet")
+    assert read_records(tmp_path)[0]["e2e"] == e2e
+    as_version(path, 5)
+    (back,) = read_records(tmp_path)
+    assert back["e2e"] is None and back["e2e_s"] is None and back["code_json"] == '{"r":"x"}'
+
+
 def test_a_version_3_part_is_read_with_compiler_notes_null_and_its_own_fields_kept(tmp_path):
     ResultsWriter(tmp_path, "run-1").append([row(0)])
     (path,) = tmp_path.glob("part-*.parquet")
-    table = pq.read_table(path).drop_columns(["compiler_notes", "code_json"])
-    pq.write_table(table.set_column(0, "schema_version", [[3]]), path)
+    as_version(path, 3)
     (back,) = read_records(tmp_path)
     assert back["schema_version"] == SCHEMA_VERSION and back["compiler_notes"] is None
     assert back["device_index"] == 1 and back["score"] == 0.93

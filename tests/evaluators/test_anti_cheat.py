@@ -57,7 +57,8 @@ def test_each_cheat_is_rejected_for_its_own_reason(runner, faulty_request, fault
 
 def test_at_least_twelve_distinct_patterns_are_covered():
     assert len({c[0] for c in CASES} | {"crash", "hang", "slow_compile"}) >= 12
-    gpu_only = {"rejected_not_capturable", "rejected_below_roofline", "rejected_hidden_work"}  # tests/gpu
+    gpu_only = {"rejected_not_capturable", "rejected_below_roofline", "rejected_hidden_work",  # tests/gpu
+                "rejected_e2e_slowdown"}
     assert {c[1] for c in CASES} >= {s.value for s in Status if s.value.startswith("rejected_")} - gpu_only
 
 
