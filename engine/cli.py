@@ -63,7 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
     ev.add_argument("--objectives", default="score",
                     help="comma-separated objectives to minimise: score (default), small_batch, "
-                         "large_batch, long_context, error; several give a Pareto front in pareto.json")
+                         "large_batch, long_context, e2e (with --e2e), error; several give a Pareto front "
+                         "in pareto.json")
     ev.add_argument("--storage", help="Optuna strategies: journal file or database URL "
                     "(default: optuna.journal in the run folder)")
     ev.add_argument("--fix", action="append", metavar="GENE=VALUE", default=[],
@@ -333,6 +334,8 @@ def cmd_evolve(args) -> int:
 
 
 def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str]) -> int:
+    if "e2e" in objectives and not config.e2e:
+        raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
     if config.fixed:
         space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []

@@ -17,7 +17,7 @@ from engine.faults import FaultInjector, inject, operator_label
 from engine.genome import Genome, InvalidGenome, Space
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
-from engine.scoring import workload_times
+from engine.scoring import e2e_times, workload_times
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
 from engine.template import RenderError, Template
@@ -254,7 +254,8 @@ class EvolveLoop:
         return (vector[0], self.state.baseline_name) if vector else (None, None)
 
     def _set_baseline(self, record: dict[str, Any], name: str) -> None:
-        self.state.baseline, self.state.baseline_name = workload_times(record), name
+        # the decode layer's times ride along (prefixed), for the e2e objective
+        self.state.baseline, self.state.baseline_name = workload_times(record) | e2e_times(record), name
 
     def _persist(self, record: dict[str, Any], proposal: Proposal) -> None:
         self.writer.append([record])

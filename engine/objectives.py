@@ -1,7 +1,8 @@
 """Objectives a run can minimise, each derived from a record and the run's baseline times.
 
 `score` is the single objective (geomean time relative to the baseline over all workloads).
-Multi-objective runs pick several: per-regime latencies and the accuracy error.
+Multi-objective runs pick several: per-regime latencies, the decode layer's time (`e2e`, runs
+made with --e2e) and the accuracy error.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import math
 from typing import Any, Callable, Mapping
 
 from engine.errors import UserError
-from engine.scoring import relative_geomean, workload_times
+from engine.scoring import E2E, e2e_times, kernel_times, relative_geomean, workload_times
 
 
 def _regime(select: Callable[[dict, list[dict]], bool]) -> Callable[[Mapping, Mapping], float | None]:
@@ -19,8 +20,13 @@ def _regime(select: Callable[[dict, list[dict]], bool]) -> Callable[[Mapping, Ma
         chosen = {w["name"] for w in workloads if select(w, workloads)}
         if not chosen:
             return None
-        return relative_geomean(workload_times(record), {k: v for k, v in baseline.items() if k in chosen})
+        return relative_geomean(workload_times(record), {k: v for k, v in kernel_times(baseline).items() if k in chosen})
     return objective
+
+
+def _e2e(record: Mapping[str, Any], baseline: Mapping[str, float]) -> float | None:
+    """The decode layer's time with the genome's kernel over the baseline's (runs made with --e2e)."""
+    return relative_geomean(e2e_times(record), {k: v for k, v in baseline.items() if k.startswith(E2E)})
 
 
 def _error(record: Mapping[str, Any], baseline: Mapping[str, float]) -> float | None:
@@ -29,11 +35,12 @@ def _error(record: Mapping[str, Any], baseline: Mapping[str, float]) -> float | 
 
 
 OBJECTIVES: dict[str, Callable[[Mapping, Mapping], float | None]] = {
-    "score": lambda r, b: relative_geomean(workload_times(r), b),
+    "score": lambda r, b: relative_geomean(workload_times(r), kernel_times(b)),
     "small_batch": _regime(lambda w, ws: w["batch"] <= 8),
     "large_batch": _regime(lambda w, ws: w["batch"] >= 64),
     "long_context": _regime(lambda w, ws: w["context"] == max(x["context"] for x in ws)),
     "error": _error,
+    "e2e": _e2e,
 }
 
 

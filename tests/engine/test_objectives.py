@@ -75,3 +75,26 @@ def test_evolve_with_several_objectives_writes_the_front(tmp_path):
     assert front["objectives"] == ["score", "error"] and front["front"]
     assert all(set(p["objectives"]) == {"score", "error"} for p in front["front"])
     assert "Pareto front over score, error" in done.stdout
+
+
+def test_the_e2e_objective_is_the_decode_layers_time_over_the_baselines_and_leaves_the_score_alone():
+    base = record({"b1_ctx4k": 10.0, "b64_ctx32k": 50.0})
+    base["e2e"] = [{"name": "b1_ctx32k", "step_us": 120.0}, {"name": "b64_ctx32k", "step_us": 200.0}]
+    from engine.scoring import e2e_times, workload_times
+
+    baseline = workload_times(base) | e2e_times(base)
+    faster_alone = record({"b1_ctx4k": 5.0, "b64_ctx32k": 25.0})
+    faster_alone["e2e"] = [{"name": "b1_ctx32k", "step_us": 120.0}, {"name": "b64_ctx32k", "step_us": 200.0}]
+    assert evaluate(("score", "e2e"), faster_alone, baseline) == pytest.approx((0.5, 1.0))
+    slower_layer = {**faster_alone, "e2e": [{"name": "b1_ctx32k", "step_us": 240.0},
+                                            {"name": "b64_ctx32k", "step_us": 200.0}]}
+    assert evaluate(("e2e",), slower_layer, baseline) == pytest.approx((2 ** 0.5,))
+    assert evaluate(("e2e",), faster_alone, workload_times(base)) is None  # a run without --e2e
+
+
+def test_the_e2e_objective_needs_a_run_made_with_e2e(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "engine", "evolve", "tests/fixtures/templates/sparse_mla_small.triton.j2",
+                           "--objectives", "score,e2e", "--device", "cpu", "--out", str(tmp_path / "run")],
+                          cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "--objectives e2e: the run times no decode layer; pass --e2e" in done.stderr
+    assert not (tmp_path / "run").exists()

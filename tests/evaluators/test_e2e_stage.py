@@ -69,13 +69,17 @@ def test_evolve_with_e2e_records_the_layer_rows_and_keeps_the_setting_on_resume(
                               timeout=900)
 
     out = tmp_path / "run"
-    first = engine("evolve", SMALL, "--budget", "1", "--e2e", "--device", "cpu", "--out", str(out))
+    first = engine("evolve", SMALL, "--budget", "1", "--e2e", "--objectives", "score,e2e", "--device", "cpu",
+                   "--out", str(out))
     assert first.returncode == 0, first.stderr
+    (point,) = json.loads((out / "pareto.json").read_text())["front"]  # the default: 1.0 on both, its own baseline
+    assert point["objectives"] == {"score": 1.0, "e2e": 1.0}
     assert json.loads((out / "run.json").read_text())["e2e"] is True
     records = read_records(out)
     assert all(r["e2e"] and r["e2e"][0]["name"] == "b1_ctx1k" for r in records)  # the reference path too
     assert "inside the decode layer" in first.stdout and "pytorch reference path" in first.stdout
-    resumed = engine("evolve", SMALL, "--budget", "2", "--device", "cpu", "--out", str(out), "--resume")
+    resumed = engine("evolve", SMALL, "--budget", "2", "--objectives", "score,e2e", "--device", "cpu", "--out", str(out),
+                     "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert all(r["e2e"] for r in read_records(out))
     other = engine("evolve", SMALL, "--budget", "1", "--device", "cpu", "--out", str(tmp_path / "plain"))
