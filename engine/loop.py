@@ -292,6 +292,7 @@ def told_detail(record: dict[str, Any]) -> dict[str, Any]:
     error = " ".join((record.get("error") or "").split())
     return {"status": record["status"], "operator": record["operator"], "error": error[:400] or None,
             "times_us": workload_times(record), "registers": record.get("registers"),
+            "layer_us": {e["name"]: e["step_us"] for e in record.get("e2e") or [] if e.get("step_us")},
             "spill_bytes": record.get("spill_bytes")}
 
 

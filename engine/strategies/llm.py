@@ -272,7 +272,9 @@ def _status(told: Told) -> str:
 
 def _times_text(told: Told) -> str:
     times = (told.detail or {}).get("times_us") or {}
-    return " ".join(f"{name}={us:.2f}us" for name, us in times.items()) or "(none)"
+    layer = (told.detail or {}).get("layer_us") or {}  # evolve --e2e: the decode layer with this kernel
+    return (" ".join(f"{name}={us:.2f}us" for name, us in times.items()) or "(none)") + (
+        "; decode layer: " + " ".join(f"{name}={us:.1f}us" for name, us in layer.items()) if layer else "")
 
 
 def _resources(told: Told) -> str:

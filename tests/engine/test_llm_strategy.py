@@ -201,4 +201,8 @@ def test_gene_values_that_mostly_fail_are_summed_up_for_the_model(tmp_path):
     s.tell([told(DEFAULT, "default"), told({**wide, "BLOCK_H": 64, "BLOCK_K": 128}, "random")] + failures)
     text = s.situation(2)
     assert "- NUM_WARPS=8: 3 of 4 failed (compile_error 2, timeout 1)" in text
+    layered = Told("L1", {**DEFAULT, "BLOCK_K": 64}, 0.9, detail={"status": "ok", "operator": "random",
+                   "times_us": {"b1_ctx4k": 9.0}, "layer_us": {"b1_ctx32k": 131.5}})
+    s.tell([layered])
+    assert "- L1 score 0.9000 {\"BLOCK_K\":64}\n  times: b1_ctx4k=9.00us; decode layer: b1_ctx32k=131.5us" in s.situation(1)
     assert "BLOCK_H=32" not in text.split("## Gene values")[1].split("##")[0]  # 2 tried: too few to judge
