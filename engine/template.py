@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 import secrets
 import tomllib
@@ -37,7 +38,7 @@ import jinja2.meta
 import jinja2.sandbox
 
 from engine.errors import UserError
-from engine.genome import Space, Value
+from engine.genome import Space, Value, canonical_code
 from engine.space_file import load_space
 
 _FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
@@ -192,8 +193,6 @@ def _sandbox(text: str) -> jinja2.Environment:
 @functools.lru_cache(maxsize=64)
 def _compiled_with_code(text: str, code_json: str) -> jinja2.Template:
     """The template extended by a child that overrides the rewritten blocks."""
-    import json
-
     code = json.loads(code_json)
     child = '{% extends "template" %}' + "".join(
         f"{{% block {name} %}}{body}{{% endblock %}}" for name, body in sorted(code.items()))
@@ -201,8 +200,6 @@ def _compiled_with_code(text: str, code_json: str) -> jinja2.Template:
 
 
 def render_with_code(text: str, code: Mapping[str, str], params: Mapping[str, Value], where: str) -> str:
-    from engine.genome import canonical_code
-
     unknown = sorted(set(code) - set(code_regions(text, where)))
     if unknown:
         raise RenderError(f"{where}: no code region {unknown}")
