@@ -34,7 +34,7 @@ from engine.strategies import OPTUNA_STRATEGIES, STRATEGIES, make_strategy
 from engine.strategies.base import Proposal, StorageError
 from engine.strategies.llm import LlmStrategy
 from engine.template import RenderError, Template, load_template
-from evaluators.cuda_compile import compile_cuda, nvcc_version, unsupported_gpu
+from evaluators.cuda_compile import BUILD_CACHE, compile_cuda, nvcc_version, unsupported_gpu
 from evaluators.rejection import Rejection
 from evaluators.static_cuda import static_check_cuda
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     co = sub.add_parser("compile", help="render and compile one genome of a CUDA template; print its resources")
     co.add_argument("template", type=Path)
     co.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
-    co.add_argument("--cache", type=Path, default=Path("build/cubin"), help="build cache folder")
+    co.add_argument("--cache", type=Path, default=BUILD_CACHE, help="build cache folder (default %(default)s)")
 
     au = sub.add_parser("audit", help="re-run a run's top genomes in fresh processes; report what does not reproduce")
     au.add_argument("run_dir", type=Path)

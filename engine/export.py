@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import pprint
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TextIO
@@ -27,7 +26,7 @@ from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
 from engine.template import RenderError, Template
-from evaluators.cuda_compile import DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
+from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
 REFERENCE = "reference"  # --default reference: the run's PyTorch reference path (the model's path without a kernel)
@@ -289,22 +288,25 @@ RESOURCES = ("registers", "shared_bytes", "stack_bytes", "spill_bytes")
 def build_cubins(table: dict[str, Any], sources: dict[str, str],
                  run_dir: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
     """Each kernel's cubin (by its path in the export), built as the run built it, its figures
-    noted in the table; and what was built with what, or why nothing was."""
+    noted in the table; and what was built with what, or why nothing was. The run's own build
+    cache (``RUN/cubins``, kept where the run ran) holds the very binaries it timed; elsewhere the
+    project's build cache serves, as for ``engine compile``."""
     binaries: dict[str, bytes] = {}
     if shutil.which("nvcc") is None:
         return {"built": False, "why": "nvcc is not on PATH here: build each source as the README says"}, binaries
     nvcc = nvcc_version()
-    with tempfile.TemporaryDirectory(prefix="kg-export-") as tmp:
-        for gid, k in table["kernels"].items():
-            build = compile_cuda(sources[k["source"]], Path(tmp))
-            if not build.ok:
-                raise UserError(f"genome {gid} of {run_dir} no longer builds with {nvcc}: {build.excerpt(600)}")
-            k["cubin"] = k["source"].removesuffix(SOURCE_SUFFIX["cuda"]) + ".cubin"
-            binaries[k["cubin"]] = Path(build.cubin).read_bytes()
-            k["resources"] = {key: build.totals()[key] for key in RESOURCES}
-            if k["run_resources"]["registers"] is not None and k["resources"] != k["run_resources"]:
-                k["note"] = (f"built here with {k['resources']}, timed in the run with {k['run_resources']}: "
-                             "this nvcc is not the run's, and this cubin is not the one timed")
+    cache = run_dir / "cubins" if (run_dir / "cubins").is_dir() else BUILD_CACHE
+    for gid, k in table["kernels"].items():
+        build = compile_cuda(sources[k["source"]], cache)
+        if not build.ok:
+            raise UserError(f"genome {gid} of {run_dir} no longer builds with {nvcc}: {build.excerpt(600)}")
+        k["cubin"] = k["source"].removesuffix(SOURCE_SUFFIX["cuda"]) + ".cubin"
+        binaries[k["cubin"]] = Path(build.cubin).read_bytes()
+        totals = build.totals()
+        k["resources"] = {key: totals[key] for key in RESOURCES}
+        if k["run_resources"]["registers"] is not None and k["resources"] != k["run_resources"]:
+            k["note"] = (f"built here with {k['resources']}, timed in the run with {k['run_resources']}: "
+                         "this nvcc is not the run's, and this cubin is not the one timed")
     return {"built": True, "nvcc": nvcc, "gencode": list(GENCODE), "flags": list(DEFAULT_FLAGS)}, binaries
 
 

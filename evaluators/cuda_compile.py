@@ -24,6 +24,7 @@ GENCODE = ("-gencode", "arch=compute_90a,code=sm_90a")
 # engine's tensor maps) runs on its own compute capability only, not on later ones.
 CAPABILITY = "9.0"
 DEFAULT_FLAGS = ("-O3", "-std=c++17", "-lineinfo")
+BUILD_CACHE = Path("build/cubin")  # the project's build cache (engine compile, engine export), from the cwd
 
 
 def unsupported_gpu(env: dict[str, str]) -> str | None:

@@ -289,9 +289,12 @@ def test_a_winner_whose_code_regions_an_llm_rewrote_ships_with_its_own_code(tmp_
     assert "// the LLM's region" not in (tmp_path / "export" / "kernels" / f"{default['genome_id']}.cu").read_text()
 
 
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 def test_cuda_kernels_ship_as_cubins_built_as_the_run_built_them(two_genome_run, tmp_path):
     run, default_id, other = two_genome_run
+    (run / "cubins").mkdir()  # the run's own build cache, as the worker leaves it where the run ran
     table = export(run, tmp_path / "export", io.StringIO())
+    assert len(list((run / "cubins").iterdir())) == len(table["kernels"])  # built there, not elsewhere
     assert table["cubins"]["built"] and table["cubins"]["gencode"] == ["-gencode", "arch=compute_90a,code=sm_90a"]
     for gid, k in table["kernels"].items():
         assert (tmp_path / "export" / k["cubin"]).read_bytes()[:4] == b"\x7fELF"
