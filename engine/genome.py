@@ -304,7 +304,13 @@ def code_violations(code: Mapping[str, Any], regions: Mapping[str, str]) -> list
 
 def canonical_code(code: Mapping[str, str] | None) -> str:
     """Rewritten regions as canonical JSON; "" when none is rewritten."""
-    return json.dumps(dict(sorted(code.items())), sort_keys=True, separators=(",", ":")) if code else ""
+    return canonical_json(code) if code else ""
+
+
+def identity(params: Mapping[str, Value], code: Mapping[str, str] | None = None) -> str:
+    """What tells two genomes of one template apart, as their genome_id does: the strategies'
+    memory of what was proposed or evaluated."""
+    return canonical_json(params) + "\n" + canonical_code(code)
 
 
 def parse_params(text: str, where: str) -> dict[str, Value]:

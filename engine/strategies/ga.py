@@ -18,7 +18,7 @@ from typing import Iterator, Sequence
 
 from deap import base, creator, tools
 
-from engine.genome import Space, Value, canonical_code, canonical_json
+from engine.genome import Space, Value, identity
 from engine.strategies.base import Proposal, Told
 
 OPTIONS = {
@@ -100,7 +100,7 @@ class GeneticAlgorithm:
 
     # -- operators ---------------------------------------------------------------------------
     def _offspring(self, rng: random.Random) -> Proposal:
-        seen = {_key(self._decode(i), i.code) for i in self._archive.values()}
+        seen = {identity(self._decode(i), i.code) for i in self._archive.values()}
         up = [len(g.values) - 1 for g in self.space.genes]
         for _ in range(self.repair_tries):
             if self.k == 1:
@@ -115,7 +115,7 @@ class GeneticAlgorithm:
                 op, parents = "crossover+mutation", (p1.gid, p2.gid)
             tools.mutUniformInt(a, low=[0] * len(a), up=up, indpb=self.mutpb)
             params = self._decode(a)
-            if self.space.is_valid(params) and _key(params, a.code) not in seen:
+            if self.space.is_valid(params) and identity(params, a.code) not in seen:
                 return Proposal(params, op, tuple(dict.fromkeys(parents)), a.code)
         return Proposal(self.space.sample(rng), "random-repair")
 
@@ -134,7 +134,3 @@ class GeneticAlgorithm:
         finally:
             self._rng_state = random.getstate()
             random.setstate(outer)
-
-
-def _key(params: dict[str, Value], code: dict[str, str] | None) -> str:
-    return canonical_json(params) + "\n" + canonical_code(code)
