@@ -15,12 +15,13 @@ failure only hands the next asks to the partner.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sys
 from collections import Counter, deque
 from typing import Any, Mapping, Sequence, TextIO
 
 from engine.errors import UserError
-from engine.genome import Space, canonical_code, canonical_json, code_violations
+from engine.genome import Space, canonical_json, code_violations, identity
 from engine.llm.brief import Brief
 from engine.llm.client import LlmError
 from engine.llm.reply import UnreadableReply, parse_reply
@@ -65,6 +66,7 @@ class LlmStrategy:
         if batch < 1:
             raise ValueError(f"batch {batch}: at least one genome a call")
         self.space, self.seed, self.chat, self.brief = space, seed, chat, brief
+        self.brief_text, self.brief_sources = brief.text(), brief.describe()  # the same at every call
         self.transcript, self.partner, self.batch, self.calls = transcript, partner, batch, calls
         self.patience = patience          # calls without a new best from the LLM before it is asked no more
         self.best: float | None = None
@@ -102,7 +104,7 @@ class LlmStrategy:
         for told in results:
             self.history.pop(told.genome_id, None)
             self.history[told.genome_id] = told
-            self.seen.add(_key(told.params, told.code))
+            self.seen.add(identity(told.params, told.code))
             if told.objective is not None and (self.best is None or told.objective < self.best):
                 self.best = told.objective
                 operator = (told.detail or {}).get("operator") or ""
@@ -119,16 +121,16 @@ class LlmStrategy:
         return not spent and not self.stalled and self.partner_turns == 0
 
     def _drop_seen(self) -> None:
-        while self.queue and _key(self.queue[0].params, self.queue[0].code) in self.seen:
+        while self.queue and identity(self.queue[0].params, self.queue[0].code) in self.seen:
             self.queue.popleft()  # evaluated since it was queued (the partner proposed it too)
 
     def _call(self, k: int) -> None:
         call = self.transcript.count + 1
-        messages = [{"role": "system", "content": self.system}, {"role": "user", "content": self.brief.text()},
+        messages = [{"role": "system", "content": self.system}, {"role": "user", "content": self.brief_text},
                     {"role": "user", "content": self.situation(k)}]
         entry: dict[str, Any] = {
             "call": call, "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "endpoint": self.chat.endpoint.describe(), "brief": self.brief.describe(),
+            "endpoint": self.chat.endpoint.describe(), "brief": self.brief_sources,
             "brief_notes": list(self.brief.notes), "asked": k, "seed": self.seed + call, "messages": messages}
         self.notes, self.outside = [], []
         try:
@@ -155,9 +157,9 @@ class LlmStrategy:
             self._hand_to_partner(call, f"unreadable answer: {exc}")
             return
         fresh, repeats = [], []
-        queued = {_key(p.params, p.code) for p in self.queue}
+        queued = {identity(p.params, p.code) for p in self.queue}
         for s in suggestions:
-            key = _key(s.params, s.code)
+            key = identity(s.params, s.code)
             if key in self.seen or key in queued:
                 repeats.append(s)
                 continue
@@ -242,7 +244,7 @@ class LlmStrategy:
         tried: dict[tuple[str, str], list[Told]] = {}
         for t in told:
             for name, value in t.params.items():
-                tried.setdefault((name, canonical_json({"v": value})[5:-1]), []).append(t)
+                tried.setdefault((name, json.dumps(value)), []).append(t)
         rows = []
         for (name, value), members in tried.items():
             failures = Counter(_status(t) for t in members if t.objective is None)
@@ -259,11 +261,6 @@ class LlmStrategy:
         changed = self._changed(params)
         text = canonical_json(changed) if changed else "(the defaults)"
         return text + (f" +code {','.join(sorted(code))}" if code else "")
-
-
-def _key(params: Mapping[str, Any], code: Mapping[str, str] | None) -> str:
-    """A genome's identity within the run, as the loop's genome id has it (template aside)."""
-    return canonical_json(params) + "\n" + canonical_code(code)
 
 
 def _status(told: Told) -> str:
