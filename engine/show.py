@@ -105,7 +105,7 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
 def llm_summary(folder: Path) -> str:
     """The LLM operator's calls in one line (llm/calls.jsonl holds each): a run's cost and how
     often the model's answers were of use."""
-    calls = read_calls(folder)
+    calls = read_calls(folder, restore=False)
     if not calls:
         return ""
     failed = sum("error" in c for c in calls)

@@ -33,7 +33,7 @@ class Transcript:
             if torn:  # a driver killed mid-line: end that line so the next one stands alone
                 with self.path.open("a") as f:
                     f.write("\n")
-        self.count = len(read_calls(folder))
+        self.count = len(read_calls(folder, restore=False))
 
     def record(self, entry: dict[str, Any]) -> None:
         messages = [self._stored(m) for m in entry.get("messages", [])]
@@ -58,8 +58,9 @@ class Transcript:
         return {"role": message["role"], "content_sha256": digest}
 
 
-def read_calls(folder: Path) -> list[dict[str, Any]]:
-    """The run's calls in order, each message's text restored; a line torn by a killed driver is
+def read_calls(folder: Path, restore: bool = True) -> list[dict[str, Any]]:
+    """The run's calls in order, each message's text restored (``restore``: else long messages
+    stay named by their hash, for readers that count or sum); a line torn by a killed driver is
     left out, any other unreadable line is an error naming it."""
     path = folder / CALLS
     if not path.exists():
@@ -76,7 +77,8 @@ def read_calls(folder: Path) -> list[dict[str, Any]]:
             if not line.rstrip().endswith("}"):
                 continue  # cut short by a kill, then ended by the next writer (Transcript.__init__)
             raise UserError(f"{path}:{number}: not a JSON line ({exc.msg})") from None
-        entry["messages"] = [_restored(folder, m, path, number, texts) for m in entry.get("messages", [])]
+        if restore:
+            entry["messages"] = [_restored(folder, m, path, number, texts) for m in entry.get("messages", [])]
         calls.append(entry)
     return calls
 

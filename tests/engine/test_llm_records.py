@@ -58,6 +58,11 @@ def test_long_messages_are_kept_once_by_content_and_restored_word_for_word(tmp_p
     assert len(list((tmp_path / "text").iterdir())) == 1
     assert (tmp_path / "calls.jsonl").stat().st_size < len(brief)  # neither line holds the brief
     assert [c["messages"][1]["content"] for c in read_calls(tmp_path)] == [brief, brief]
+    (blob,) = (tmp_path / "text").iterdir()
+    blob.unlink()  # a reader that only counts or sums never opens the kept texts
+    assert [c["messages"][1] for c in read_calls(tmp_path, restore=False)] == [
+        {"role": "user", "content_sha256": blob.stem}] * 2
+    assert Transcript(tmp_path).count == 2
 
 
 def test_a_line_torn_by_a_kill_is_left_out_and_the_next_call_starts_its_own_line(tmp_path):
