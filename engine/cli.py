@@ -313,7 +313,7 @@ def cmd_evolve(args) -> int:
                         f"{args.template} is {template.language}")
     objectives = parse_objectives(args.objectives)
     _check_llm_args(args)
-    numeric = args.llm_partner if args.strategy == "llm" else args.strategy
+    numeric = _numeric_strategy(args)
     if numeric == "cmaes" and len(objectives) > 1:
         raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
     if args.storage and numeric not in OPTUNA_STRATEGIES:
@@ -339,7 +339,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     if config.fixed:
         space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []
-    numeric = args.llm_partner if args.strategy == "llm" else args.strategy
+    numeric = _numeric_strategy(args)
     options: dict = {}
     if numeric in OPTUNA_STRATEGIES:
         options = {"storage": args.storage or str(run_dir / "optuna.journal"), "study_name": config.run_id,
@@ -376,6 +376,11 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         runner.stop()
     show(run_dir, sys.stdout)
     return 0
+
+
+def _numeric_strategy(args) -> str:
+    """The strategy made by name: --strategy, or with the llm strategy its partner."""
+    return args.llm_partner if args.strategy == "llm" else args.strategy
 
 
 def _check_llm_args(args) -> None:

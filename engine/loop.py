@@ -18,6 +18,7 @@ from engine.genome import Genome, InvalidGenome, Space
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
 from engine.scoring import e2e_times, workload_times
+from engine.store.schema import E2E
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
 from engine.template import RenderError, Template
@@ -194,7 +195,7 @@ class EvolveLoop:
 
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return self.template.request(source, params, builtin=builtin, **({"e2e": True} if self.e2e else {}))
+        return self.template.request(source, params, builtin=builtin, e2e=self.e2e)
 
     def _run_all(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Send requests to the runner (together when it has several workers); stop the run if
@@ -320,6 +321,5 @@ class _Job:
 
 _WORKLOAD_FIELDS = ("name", "batch", "heads", "topk", "context", "median_us", "iqr_us", "min_us",
                     "n_samples", "tflops", "gbps", "roofline_floor_us", "roofline_frac")
-_E2E_FIELDS = ("name", "batch", "heads", "topk", "context", "step_us", "step_iqr_us", "rest_us", "attention_us",
-               "alone_us", "out_rel_l2", "lse_rel_l2")
+_E2E_FIELDS = tuple(field.name for field in E2E)  # the row keeps what its schema holds of an e2e entry
 _ENV_FIELDS = ("device_kind", "gpu", "driver", "cuda", "torch", "triton", "python", "host")
