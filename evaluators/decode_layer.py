@@ -36,6 +36,13 @@ class LayerDims:
 MODEL = LayerDims(hidden=7168, q_lora=1536, nope=128, rope=D_QK - D_V, v_head=128)  # DeepSeek-V3.2
 INTERPRETER = LayerDims(hidden=256, q_lora=64, nope=32, rope=D_QK - D_V, v_head=32)
 
+def weight_bytes(dims: LayerDims, heads: int) -> int:
+    """The layer's bf16 projection weights, as DecodeLayer allocates them (366 MB at the model's sizes)."""
+    d = dims
+    return 2 * (d.hidden * d.q_lora + d.q_lora * heads * (d.nope + d.rope) + heads * d.nope * D_V
+                + heads * D_V * d.v_head + heads * d.v_head * d.hidden)
+
+
 Attend = Callable[[torch.Tensor], None]  # given the layer's query, fills the layer's out and lse
 
 
@@ -57,9 +64,6 @@ class DecodeLayer:
         self.out = torch.empty(batch, heads, D_V, dtype=torch.bfloat16, device=device)
         self.lse = torch.empty(batch, heads, dtype=torch.float32, device=device)
         self.q: torch.Tensor | None = None  # the query of the latest step (in a graph: its buffer)
-
-    def weight_bytes(self) -> int:
-        return sum(w.numel() * w.element_size() for w in (self.w_qa, self.w_qb, self.w_uk, self.w_uv, self.w_o))
 
     def query(self, x: torch.Tensor) -> torch.Tensor:
         d, batch = self.dims, x.shape[0]

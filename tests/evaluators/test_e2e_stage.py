@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from engine.store.reader import read_records
-from evaluators.decode_layer import INTERPRETER, MODEL, DecodeLayer
+from evaluators.decode_layer import INTERPRETER, MODEL, DecodeLayer, weight_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
@@ -61,6 +61,9 @@ def test_the_layer_feeds_the_attention_the_absorbed_query_and_adds_its_projectio
     want = torch.cat([torch.einsum("bhn,hnc->bhc", heads[..., :d.nope], layer.w_uk.float()), heads[..., d.nope:]], -1)
     assert float((q.float() - want).norm() / want.norm()) < 2e-2  # bf16 steps against float32
     assert (MODEL.hidden, MODEL.q_lora, MODEL.nope, MODEL.rope, MODEL.v_head) == (7168, 1536, 128, 64, 128)
+    assert round(weight_bytes(MODEL, 128) / 1e6) == 366  # what the docs say a GPU step streams
+    sizes = [layer.w_qa, layer.w_qb, layer.w_uk, layer.w_uv, layer.w_o]
+    assert sum(w.numel() * w.element_size() for w in sizes) == weight_bytes(INTERPRETER, 8)
 
 
 def test_evolve_with_e2e_records_the_layer_rows_and_keeps_the_setting_on_resume(tmp_path):
