@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+LLM_BATCH, LLM_PARTNER = 4, "random"  # defaults of --llm-batch and --llm-partner (given otherwise: llm only)
+
+
 def _llm_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("the llm strategy (every call is kept in RUN/llm/calls.jsonl)")
     g.add_argument("--llm-model", help="the model's name at the endpoint (required with --strategy llm)")
@@ -138,13 +141,14 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
                                           "(default: OPENAI_BASE_URL, else OpenAI's)")
     g.add_argument("--llm-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                    help="the environment variable that holds the key (default OPENAI_API_KEY; never recorded)")
-    g.add_argument("--llm-batch", type=_positive, default=4, metavar="N", help="genomes asked of each call (default 4)")
+    g.add_argument("--llm-batch", type=_positive, default=LLM_BATCH, metavar="N",
+                   help="genomes asked of each call (default %(default)s)")
     g.add_argument("--llm-calls", type=_positive, metavar="N",
                    help="calls in the run, after which --llm-partner alone proposes (default: no limit)")
     g.add_argument("--llm-patience", type=_positive, metavar="N",
                    help="calls in a row without a new best from the LLM, after which the partner alone "
                         "proposes (default: no limit)")
-    g.add_argument("--llm-partner", choices=sorted(STRATEGIES), default="random",
+    g.add_argument("--llm-partner", choices=sorted(STRATEGIES), default=LLM_PARTNER,
                    help="proposes when the LLM does not: after --llm-calls, or after a failed call "
                         "(default random; tpe makes LLM-seeded Bayesian search)")
     g.add_argument("--llm-context", action="append", type=Path, default=[], metavar="FILE",
@@ -388,8 +392,8 @@ def _check_llm_args(args) -> None:
                                                          "llm_temperature",
                                                          "llm_max_tokens", "llm_extra")
              if getattr(args, name) is not None] + (["--llm-context"] if args.llm_context else [])
-    given += [flag for flag, changed in (("--llm-partner", args.llm_partner != "random"),
-                                         ("--llm-batch", args.llm_batch != 4)) if changed]
+    given += [flag for flag, changed in (("--llm-partner", args.llm_partner != LLM_PARTNER),
+                                         ("--llm-batch", args.llm_batch != LLM_BATCH)) if changed]
     if args.strategy != "llm":
         if given:
             raise UserError(f"{', '.join(given)} apply to --strategy llm, not to {args.strategy}")
