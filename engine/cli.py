@@ -86,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     one = sub.add_parser("eval", help="evaluate one genome (the space's default if none) and print its record")
     one.add_argument("template", type=Path)
     one.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
+    _code_arg(one)
     one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
     one.add_argument("--e2e", action="store_true", help="also inside the model's decode layer")
     _device_args(one)
@@ -105,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     co = sub.add_parser("compile", help="render and compile one genome of a CUDA template; print its resources")
     co.add_argument("template", type=Path)
     co.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
+    _code_arg(co)
     co.add_argument("--cache", type=Path, default=BUILD_CACHE, help="build cache folder (default %(default)s)")
 
     au = sub.add_parser("audit", help="re-run a run's top genomes in fresh processes; report what does not reproduce")
@@ -434,18 +436,46 @@ def _llm_client(args) -> ChatClient:
         raise UserError(str(exc)) from None
 
 
-def _genome_arg(space, template: Template, genome_arg: str | None) -> Genome:
-    """The --genome argument (the space's default when absent), validated against the space; a
-    fault is named by where the genome came from: `--genome`, or `--genome FILE`."""
-    if not genome_arg:
-        return Genome.make(space, space.default_params(), template.content_hash)
-    text, where = _genome_text(genome_arg)
+def _genome_arg(space, template: Template, genome_arg: str | None, code_arg: Path | None = None) -> Genome:
+    """The --genome argument (the space's default when absent) and the --code file, validated
+    against the space and the template's regions; a fault is named by where it came from:
+    `--genome`, `--genome FILE` or `--code FILE`."""
+    code = _code_file(code_arg) if code_arg else None
+    params, where = space.default_params(), "--genome"
+    if genome_arg:
+        text, where = _genome_text(genome_arg)
+        try:
+            params = complete(space, parse_params(text, where))
+        except InvalidGenome as exc:
+            raise UserError(f"{where}: {exc}") from None
+        except ValueError as exc:  # parse_params names `where` itself
+            raise UserError(str(exc)) from None
     try:
-        return Genome.make(space, complete(space, parse_params(text, where)), template.content_hash)
+        Genome.make(space, params, template.content_hash)
     except InvalidGenome as exc:
         raise UserError(f"{where}: {exc}") from None
-    except ValueError as exc:  # parse_params names `where` itself
-        raise UserError(str(exc)) from None
+    try:
+        return Genome.make(space, params, template.content_hash, code, template.regions)
+    except InvalidGenome as exc:
+        raise UserError(f"--code {code_arg}: {exc}") from None
+
+
+def _code_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--code", type=Path, metavar="FILE",
+                        help="JSON object of new text for the template's code regions, by region (an LLM "
+                             "genome's code_json, as its row keeps it); regions not named keep the template's")
+
+
+def _code_file(path: Path) -> dict[str, str]:
+    try:
+        code = json.loads(path.read_text())
+    except OSError as exc:
+        raise UserError(f"--code {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"--code {path}: not JSON: {exc}") from None
+    if not isinstance(code, dict):
+        raise UserError(f"--code {path}: a JSON object of region name -> text, not {type(code).__name__}")
+    return code
 
 
 def cmd_compile(args) -> int:
@@ -453,10 +483,10 @@ def cmd_compile(args) -> int:
     if template.language != "cuda":
         raise UserError(f"{template.path}: language {template.language!r}; compile builds CUDA templates "
                         f"(Triton compiles at its first call: use eval)")
-    genome = _genome_arg(space, template, args.genome)
+    genome = _genome_arg(space, template, args.genome, args.code)
     params = genome.params
     try:
-        source = template.render(params)
+        source = template.render(params, genome.code or None)
     except RenderError as exc:
         raise UserError(str(exc)) from None
     try:
@@ -469,7 +499,7 @@ def cmd_compile(args) -> int:
         build = compile_cuda(source, args.cache)
     except FileNotFoundError as exc:
         raise UserError(f"compile needs nvcc: {exc}") from None
-    print(json.dumps({"genome_id": genome.genome_id, "params": params,
+    print(json.dumps({"genome_id": genome.genome_id, "params": params, "code_regions": sorted(genome.code),
                       "status": "ok" if build.ok else "compile_error", "nvcc": nvcc_version(),
                       "arch": "sm_90a", "build_key": build.key, "cubin": build.cubin,
                       "compile_s": round(build.seconds, 3), "cache_hit": build.cache_hit,
@@ -481,7 +511,7 @@ def cmd_compile(args) -> int:
 
 def cmd_eval(args) -> int:
     template, space = _load(args.template)
-    params = _genome_arg(space, template, args.genome).params
+    genome = _genome_arg(space, template, args.genome, args.code)
     with tempfile.TemporaryDirectory(prefix="kg-eval-") as tmp:
         writer = ResultsWriter(Path(tmp) / "run", "eval")
         runner, cpu_rows = _start_runner(args, template, Path(tmp) / "kernels", Path(tmp) / "worker.log")
@@ -489,7 +519,7 @@ def cmd_eval(args) -> int:
             loop = EvolveLoop(template, space, make_strategy("random", space, 0), runner, writer, 1, cpu_rows,
                               e2e=args.e2e)
             record = (loop.evaluate_reference() if args.reference
-                      else loop.attempt(Proposal(params, "eval")))
+                      else loop.attempt(Proposal(genome.params, "eval", code=genome.code or None)))
         finally:
             runner.stop()
     print(json.dumps(record, default=str, indent=1))

@@ -48,6 +48,22 @@ def test_eval_prints_the_record_of_one_genome(tmp_path):
     assert len(record["verify"]) == 3 and len(record["workloads"]) == 4
 
 
+def test_eval_with_code_runs_a_rewritten_region_and_its_wrong_math_is_incorrect(tmp_path):
+    # an LLM's rewrite that forgets to rescale the running sums when the maximum rises: it
+    # compiles and runs, and only the check against the reference can tell
+    from engine.template import load_template
+    own = load_template(REPO / "templates" / "sparse_mla.triton.j2").regions["tile_update"]
+    wrong = own.replace("acc * alpha[:, None])", "acc)")
+    assert wrong.count("acc)") == 2
+    code = tmp_path / "code.json"
+    code.write_text(json.dumps({"tile_update": wrong}))
+    done = engine("eval", "templates/sparse_mla.triton.j2", "--device", "cpu", "--code", str(code))
+    assert done.returncode == 1, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "incorrect" and record["stage"] == "verify", record["error"]
+    assert json.loads(record["code_json"]) == {"tile_update": wrong}
+
+
 def test_a_sweep_of_a_slice_stays_in_it_across_resume(tmp_path):
     # The slice is the CLI's and the loop's business, not the kernel's: the small fixture template
     # (its 8 genomes evaluate in seconds under the interpreter) stands in for the real one here.
