@@ -23,6 +23,7 @@ which refuses the attribute tricks that would run Python in the driver.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -31,14 +32,14 @@ import secrets
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 import jinja2
 import jinja2.meta
 import jinja2.sandbox
 
 from engine.errors import UserError
-from engine.genome import Space, Value, canonical_code
+from engine.genome import Space, Value, canonical_code, code_violations
 from engine.space_file import load_space
 
 _FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
@@ -159,8 +160,24 @@ def _compiled(text: str) -> jinja2.Template:
 
 
 def render_text(text: str, params: Mapping[str, Value], where: str) -> str:
-    try:
+    with _render_errors(where, rewritten=False):
         return _compiled(text).render(**params)
+
+
+@contextlib.contextmanager
+def _render_errors(where: str, rewritten: bool) -> Iterator[None]:
+    """Jinja's and Python's faults while rendering, as one RenderError naming the template; a
+    syntax fault is named as the rewritten regions' where a genome rewrote any (the sandbox's
+    refusals can only come from them)."""
+    try:
+        yield
+    except jinja2.TemplateSyntaxError as exc:
+        if not rewritten:
+            raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None
+        raise RenderError(f"{where}: the rewritten code regions: syntax error at line {exc.lineno}: "
+                          f"{exc.message}") from None
+    except jinja2.sandbox.SecurityError as exc:
+        raise RenderError(f"{where}: the rewritten code regions: refused by the sandbox: {exc}") from None
     except jinja2.UndefinedError as exc:
         raise RenderError(f"{where}: {exc.message}") from None
     except jinja2.TemplateError as exc:
@@ -200,19 +217,8 @@ def _compiled_with_code(text: str, code_json: str) -> jinja2.Template:
 
 
 def render_with_code(text: str, code: Mapping[str, str], params: Mapping[str, Value], where: str) -> str:
-    unknown = sorted(set(code) - set(code_regions(text, where)))
-    if unknown:
-        raise RenderError(f"{where}: no code region {unknown}")
-    try:
+    problems = code_violations(code, code_regions(text, where))
+    if problems:
+        raise RenderError(f"{where}: " + "; ".join(problems))
+    with _render_errors(where, rewritten=True):
         return _compiled_with_code(text, canonical_code(code)).render(**params)
-    except jinja2.TemplateSyntaxError as exc:
-        raise RenderError(f"{where}: the rewritten code regions: syntax error at line {exc.lineno}: "
-                          f"{exc.message}") from None
-    except jinja2.sandbox.SecurityError as exc:
-        raise RenderError(f"{where}: the rewritten code regions: refused by the sandbox: {exc}") from None
-    except jinja2.UndefinedError as exc:
-        raise RenderError(f"{where}: {exc.message}") from None
-    except jinja2.TemplateError as exc:
-        raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None
-    except Exception as exc:
-        raise RenderError(f"{where}: {type(exc).__name__} while rendering: {exc}") from None
