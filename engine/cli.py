@@ -19,7 +19,7 @@ from engine.errors import UserError
 from engine.export import DEFAULT_MIN_GAIN, export
 from engine.faults import FaultInjector
 from engine.objectives import parse_objectives
-from engine.genome import Genome, InvalidGenome, complete, parse_params
+from engine.genome import Genome, InvalidGenome, code_violations, complete, parse_params
 from engine.llm.brief import build_brief
 from engine.llm.client import ChatClient, Endpoint, LlmError
 from engine.llm.transcript import Transcript
@@ -441,23 +441,19 @@ def _genome_arg(space, template: Template, genome_arg: str | None, code_arg: Pat
     against the space and the template's regions; a fault is named by where it came from:
     `--genome`, `--genome FILE` or `--code FILE`."""
     code = _code_file(code_arg) if code_arg else None
+    problems = code_violations(code or {}, template.regions)
+    if problems:
+        raise UserError(f"--code {code_arg}: " + "; ".join(problems))
     params, where = space.default_params(), "--genome"
-    if genome_arg:
-        text, where = _genome_text(genome_arg)
-        try:
+    try:
+        if genome_arg:
+            text, where = _genome_text(genome_arg)
             params = complete(space, parse_params(text, where))
-        except InvalidGenome as exc:
-            raise UserError(f"{where}: {exc}") from None
-        except ValueError as exc:  # parse_params names `where` itself
-            raise UserError(str(exc)) from None
-    try:
-        Genome.make(space, params, template.content_hash)
-    except InvalidGenome as exc:
-        raise UserError(f"{where}: {exc}") from None
-    try:
         return Genome.make(space, params, template.content_hash, code, template.regions)
     except InvalidGenome as exc:
-        raise UserError(f"--code {code_arg}: {exc}") from None
+        raise UserError(f"{where}: {exc}") from None
+    except ValueError as exc:  # parse_params names `where` itself
+        raise UserError(str(exc)) from None
 
 
 def _code_arg(parser: argparse.ArgumentParser) -> None:
