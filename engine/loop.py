@@ -190,8 +190,7 @@ class EvolveLoop:
                 for gid, v in pareto_front(points)]
 
     def _genome(self, params, code=None) -> Genome:
-        return Genome.make(self.space, params, self.template.content_hash, code,
-                           self.template.regions if code else None)
+        return Genome.make(self.space, params, self.template.content_hash, code, self.template.regions)
 
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ def _regime(select: Callable[[dict, list[dict]], bool]) -> Callable[[Mapping, Ma
         chosen = {w["name"] for w in workloads if select(w, workloads)}
         if not chosen:
             return None
-        return relative_geomean(workload_times(record), {k: v for k, v in kernel_times(baseline).items() if k in chosen})
+        return relative_geomean(workload_times(record), {k: v for k, v in baseline.items() if k in chosen})
     return objective
 
 

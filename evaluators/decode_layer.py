@@ -10,7 +10,7 @@ the L2. This layer is MLA in its absorbed (MQA) form, as DeepSeek serves decode:
     -> o through W_UV (512 -> 128 per head) -> W_o -> + x
 
 The weights are random (scaled by fan-in) and bf16, of the model's sizes on a GPU (hidden 7168,
-q LoRA rank 1536, 365 MB of weights) and small ones under the interpreter. The indexer and the
+q LoRA rank 1536, 366 MB of weights) and small ones under the interpreter. The indexer and the
 cache write are left out: they do not touch the attention kernel's inputs or outputs.
 """
 
@@ -35,6 +35,7 @@ class LayerDims:
 
 MODEL = LayerDims(hidden=7168, q_lora=1536, nope=128, rope=D_QK - D_V, v_head=128)  # DeepSeek-V3.2
 INTERPRETER = LayerDims(hidden=256, q_lora=64, nope=32, rope=D_QK - D_V, v_head=32)
+
 
 def weight_bytes(dims: LayerDims, heads: int) -> int:
     """The layer's bf16 projection weights, as DecodeLayer allocates them (366 MB at the model's sizes)."""
