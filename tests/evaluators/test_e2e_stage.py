@@ -40,6 +40,19 @@ def test_a_kernel_that_works_only_for_the_checked_calls_fails_inside_the_layer(r
     assert "b1_ctx1k inside the decode layer: out:" in result["error"] and "NaN (unwritten" in result["error"]
 
 
+def test_the_layer_a_worker_keeps_for_every_genome_holds_no_output_of_the_one_before(module_worker, faulty_request):
+    # the worker makes the decode layer (and the attention outputs it holds) once for all genomes:
+    # an honest genome fills them, and the next, which writes only for its checked calls, must
+    # not pass on what the honest one left there; the honest one still passes after it. (A worker
+    # of its own: the partial kernel counts its calls for the life of the process.)
+    runner = module_worker("cpu", timeout_s=300)
+    honest, partial = faulty_request("none", bench=True, e2e=True), faulty_request("stop_after_verify", e2e=True)
+    first, second, third = runner.evaluate(honest), runner.evaluate(partial), runner.evaluate(honest)
+    assert first["status"] == "ok" and third["status"] == "ok", (first["error"], third["error"])
+    assert (second["status"], second["stage"]) == ("incorrect", "e2e"), second["error"]
+    assert first["e2e"][0]["out_rel_l2"] == third["e2e"][0]["out_rel_l2"]  # same seed, same layer: same step
+
+
 def test_without_e2e_asked_the_stage_does_not_run(runner, faulty_request):
     result = runner.evaluate(faulty_request("none", bench=False))
     assert result["status"] == "ok" and result["e2e"] == [] and result["e2e_s"] is None
