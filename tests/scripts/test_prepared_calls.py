@@ -64,6 +64,14 @@ def patched_copy(script: Path, tmp_path: Path) -> Path:
     return root
 
 
+def variant_language(script: Path) -> str | None:
+    """The one language the script's variants may have: time_cuda_genomes.py (and the same-call
+    table that runs it) times a Gluon variant, a "template" of its own, beside CUDA ones; the
+    other device scripts run CUDA genomes only."""
+    uses = named_paths(script)
+    return None if {"scripts/device/time_cuda_genomes.py", "scripts/device/same_call_table.sh"} & set(uses) else "cuda"
+
+
 @pytest.mark.parametrize("call", prepared_calls())
 def test_a_prepared_call_applies_to_main(call, tmp_path):
     script = REPO / call
@@ -74,10 +82,11 @@ def test_a_prepared_call_applies_to_main(call, tmp_path):
     template = load_template(patched_copy(script, tmp_path) / "templates" / "sparse_mla.cu.j2")
     for path in named_paths(script):
         if path.endswith(".json"):
-            variants = load_variants(REPO / path, template, language="cuda")
+            variants = load_variants(REPO / path, template, language=variant_language(script))
             assert variants, f"{path}: no variant"
             for variant in variants.values():
-                assert "__global__" in variant.render(), f"{path}: {variant.name!r} rendered no kernel"
+                kernel = "__global__" if variant.template.language == "cuda" else "jit"
+                assert kernel in variant.render(), f"{path}: {variant.name!r} rendered no kernel"
 
 
 def run_prepared(tmp_path: Path, calls: dict[str, str], budget: int, listing_head: str = "") -> tuple[Path, list[Path]]:
