@@ -1,0 +1,261 @@
+"""Two ways for FP8-656 rows to reach the tensor cores, one warpgroup's tile at a time, timed and
+checked. The FP8 scorer of templates/sparse_mla.cu.j2 converts each tile's e4m3 values to bf16 and
+stores them in shared memory, where the products read them; the fifty-third session's knockouts put
+almost all of FP8's cost over bf16 in those stores (1.3 us of B=6, 23% of B=64). The other way
+stores nothing: `ldmatrix` hands each lane four raw bytes of a row, the lane converts them in
+registers, and wgmma takes them as its A operand (S^T = K Q^T: the rows are M, the queries N).
+
+- "stored": a warpgroup converts a 64-row tile (512 e4m3 values a row, one power-of-two scale per
+  128) into a 128-byte-swizzled bf16 tile, fences, meets at a barrier, and multiplies it by the
+  queries (m64n64k16, both operands in shared memory: S = Q K^T).
+- "registers": `ldmatrix.x4` of the raw tile (16-byte chunks swizzled by row, so that the 8 rows of
+  each matrix meet 8 different bank groups) gives lane t of a warp, for rows t / 4 and t / 4 + 8 of
+  its 16, bytes 4q..4q+3 of a chunk (q = t % 4): converted, columns 4q..4q+3 stand in wgmma's
+  k-slots 2q, 2q + 1, 2q + 8, 2q + 9, so the queries are stored with their dims permuted the same
+  way within each 16 (Q'[h][16s + slot] = Q[h][16s + perm(slot)]). Eight k-steps' fragments are
+  converted while the previous eight multiply (two register buffers, one product group in flight).
+
+Both compute one tile's 64 x 64 scores over the 512 dims ITERS times into fp32 accumulators; the
+check compares ITERS x the float64 product of the decoded rows and the queries, by relative error.
+The timing: clock64 around ITERS tiles, cycles a tile, median over the SMs (one CTA each; with two
+warpgroups both work on the same tiles, the stored path's two writing identical values). A
+diagnostic for the design of the scorer, never a figure of the method: no gather, no softmax, no
+pipeline around the tile.
+
+Usage: python3 scripts/device/fp8_operand_paths.py [--iters 256]. Writes $OUT/fp8_operand_paths.json.
+"""
+import argparse, json, os, statistics, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "sparse_mla.cu.j2"
+ROWS, DIMS, HEADS = 64, 512, 64
+RAW_OFF, QP_OFF, Q_OFF, KBF_OFF, SCALE_OFF = 0, 32768, 98304, 163840, 229376
+SMEM_BYTES = SCALE_OFF + ROWS * 4 * 4 + 1024  # the last 1024: room to align the base to 1 KB
+KERNELS = ("stored", "registers")
+PERM = [4 * (s // 2 % 4) + s % 2 + 2 * (s // 8) for s in range(16)]  # k-slot -> dim within a 16
+
+
+def conversion_source() -> str:
+    """The template's own e4m3 -> bf16 device code (its `e4m3_to_bf16` region), Jinja tags removed."""
+    text = TEMPLATE.read_text()
+    start, end = text.index("// ---- e4m3 to bf16"), text.index("// ---- e4m3 end")
+    return "\n".join(line for line in text[start:end].splitlines() if not line.lstrip().startswith("{%"))
+
+
+def kernel_source() -> str:
+    constants = "".join(f"#define {k} {v}\n" for k, v in (("ROWS", ROWS), ("HEADS", HEADS), ("RAW_OFF", RAW_OFF),
+                                                         ("QP_OFF", QP_OFF), ("Q_OFF", Q_OFF), ("KBF_OFF", KBF_OFF),
+                                                         ("SCALE_OFF", SCALE_OFF)))
+    return "#include <stdint.h>\n#include <cuda_bf16.h>\n" + constants + conversion_source() + r"""
+__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr) {  // K-major, 128-byte swizzle, 8-row groups of 1 KB
+  return (uint64_t)((addr & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+}
+// raw tile: row r's 16-byte chunk c at r * 512 + position (c & ~7) | ((c ^ r) & 7)
+__device__ __forceinline__ uint32_t raw_at(int r, int c) { return r * 512 + (((c & ~7) | ((c ^ r) & 7)) << 4); }
+// bf16 tile, K-major, 128-byte swizzle: 64-dim blocks of 8 KB; row x's dims 8j..8j+7 of block b
+__device__ __forceinline__ uint32_t bf16_at(int x, int dim) {
+  const int b = dim >> 6, j = (dim & 63) >> 3;
+  return b * 8192 + x * 128 + ((j ^ (x & 7)) << 4);
+}
+__device__ __forceinline__ void keep(uint32_t& r) { asm volatile("" : "+r"(r)::"memory"); }
+
+// the tiles into shared memory: raw rows, scales, the queries as they are (Q) and permuted (Q')
+__device__ __forceinline__ uint8_t* load_tiles(const uint8_t* raw_g, const float* scales_g, const uint16_t* q_g,
+                                               const uint16_t* qp_g) {
+  extern __shared__ __align__(1024) uint8_t smem_raw[];
+  uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
+  for (int i = threadIdx.x; i < ROWS * 32; i += blockDim.x)  // 16-byte chunks of the raw rows
+    *reinterpret_cast<uint4*>(smem + RAW_OFF + raw_at(i / 32, i % 32)) = reinterpret_cast<const uint4*>(raw_g)[i];
+  for (int i = threadIdx.x; i < HEADS * 64; i += blockDim.x) {  // 8-dim groups of the queries
+    const int h = i / 64, dim = 8 * (i % 64);
+    *reinterpret_cast<uint4*>(smem + Q_OFF + bf16_at(h, dim)) = reinterpret_cast<const uint4*>(q_g)[i];
+    *reinterpret_cast<uint4*>(smem + QP_OFF + bf16_at(h, dim)) = reinterpret_cast<const uint4*>(qp_g)[i];
+  }
+  for (int i = threadIdx.x; i < ROWS * 4; i += blockDim.x) reinterpret_cast<float*>(smem + SCALE_OFF)[i] = scales_g[i];
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  return smem;
+}
+
+// the m64n64 accumulators of thread t of a warpgroup: d[i] at row 16 w + l / 4 + 8 ((i / 2) % 2),
+// column 8 (i / 4) + 2 (l % 4) + i % 2 (w = t / 32, l = t % 32)
+__device__ __forceinline__ void store_acc(const float (&d)[32], float* out, int t) {
+  const int w = t >> 5, l = t & 31;
+#pragma unroll
+  for (int i = 0; i < 32; ++i)
+    out[(16 * w + (l >> 2) + 8 * ((i >> 1) & 1)) * 64 + 8 * (i >> 2) + 2 * (l & 3) + (i & 1)] = d[i];
+}
+
+// one m64n64k16 product into d[32]; OPERANDS: A (a descriptor %32 or registers {%32..%35}), B's
+// descriptor, scale-d 1 (accumulate), the scales of A and B, the transpose immediates
+#define WGMMA_64(OPERANDS)                                                                                   \
+  asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "                                      \
+               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
+               "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, " OPERANDS ";\n"              \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),        \
+                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),      \
+                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),      \
+                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+
+// S = Q K^T: the tile converted into shared memory, then m64n64k16 with both operands there
+extern "C" __global__ void __launch_bounds__(256, 1) stored(const uint8_t* raw_g, const float* scales_g,
+    const uint16_t* q_g, const uint16_t* qp_g, float* out, long long* clocks, int iters, int warpgroups) {
+  uint8_t* smem = load_tiles(raw_g, scales_g, q_g, qp_g);
+  const int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
+  if (wg >= warpgroups) return;
+  const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+  const float* scales = reinterpret_cast<const float*>(smem + SCALE_OFF);
+  const int row = t & 63, half = t >> 6;  // a quarter warp: 8 consecutive rows, one chunk each
+  float d[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) d[i] = 0.f;
+  const long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll 4
+    for (int c = 16 * half; c < 16 * half + 16; ++c) {
+      const uint4 e = *reinterpret_cast<const uint4*>(smem + RAW_OFF + raw_at(row, c));
+      const uint32_t scale2 = scale_bf16x2(scales[row * 4 + c / 8]);
+      uint4 lo, hi;
+      e4m3x4_to_bf16x4_scaled(e.x, scale2, lo.x, lo.y);
+      e4m3x4_to_bf16x4_scaled(e.y, scale2, lo.z, lo.w);
+      e4m3x4_to_bf16x4_scaled(e.z, scale2, hi.x, hi.y);
+      e4m3x4_to_bf16x4_scaled(e.w, scale2, hi.z, hi.w);
+      *reinterpret_cast<uint4*>(smem + KBF_OFF + bf16_at(row, 16 * c)) = lo;
+      *reinterpret_cast<uint4*>(smem + KBF_OFF + bf16_at(row, 16 * c + 8)) = hi;
+    }
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int ks = 0; ks < 32; ++ks) {
+      const uint64_t da = sw128_desc(base + Q_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
+      const uint64_t db = sw128_desc(base + KBF_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
+      WGMMA_64("%32, %33, 1, 1, 1, 0, 0") : "l"(da), "l"(db));
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");  // every warp's products read the tile
+  }
+  const long long t1 = clock64();
+  if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
+  if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
+}
+
+// S^T = K Q'^T: the raw rows by ldmatrix, converted in registers into wgmma's A fragments
+extern "C" __global__ void __launch_bounds__(256, 1) registers(const uint8_t* raw_g, const float* scales_g,
+    const uint16_t* q_g, const uint16_t* qp_g, float* out, long long* clocks, int iters, int warpgroups) {
+  uint8_t* smem = load_tiles(raw_g, scales_g, q_g, qp_g);
+  const int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
+  if (wg >= warpgroups) return;
+  const int w = t >> 5, l = t & 31, g = l >> 2;
+  const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+  const float* scales = reinterpret_cast<const float*>(smem + SCALE_OFF);
+  // lane l addresses row (l & 7) of matrix l / 8: rows + 8 for matrices 1 and 3, the next chunk for 2 and 3
+  const int lrow = 16 * w + ((l >> 3) & 1) * 8 + (l & 7), lchunk = l >> 4;
+  float d[32];
+#pragma unroll
+  for (int i = 0; i < 32; ++i) d[i] = 0.f;
+  uint32_t a[2][8][4];  // two buffers of eight k-steps' fragments
+  auto convert = [&](int grp, uint32_t (&f)[8][4]) {  // dims 128 grp .. + 127: k-steps 8 grp .. + 7
+    const uint32_t s_lo = scale_bf16x2(scales[(16 * w + g) * 4 + grp]);
+    const uint32_t s_hi = scale_bf16x2(scales[(16 * w + g + 8) * 4 + grp]);
+#pragma unroll
+    for (int p = 0; p < 4; ++p) {  // chunks 8 grp + 2 p and + 1: k-steps 8 grp + 2 p and + 1
+      uint32_t r0, r1, r2, r3;
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                   : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3)
+                   : "r"(base + RAW_OFF + raw_at(lrow, 8 * grp + 2 * p + lchunk)) : "memory");
+      e4m3x4_to_bf16x4_scaled(r0, s_lo, f[2 * p][0], f[2 * p][2]);
+      e4m3x4_to_bf16x4_scaled(r1, s_hi, f[2 * p][1], f[2 * p][3]);
+      e4m3x4_to_bf16x4_scaled(r2, s_lo, f[2 * p + 1][0], f[2 * p + 1][2]);
+      e4m3x4_to_bf16x4_scaled(r3, s_hi, f[2 * p + 1][1], f[2 * p + 1][3]);
+    }
+  };
+  auto multiply = [&](int grp, uint32_t (&f)[8][4]) {
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int ks = 8 * grp + k;
+      const uint64_t db = sw128_desc(base + QP_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
+      WGMMA_64("{%32, %33, %34, %35}, %36, 1, 1, 1, 0") : "r"(f[k][0]), "r"(f[k][1]), "r"(f[k][2]), "r"(f[k][3]), "l"(db));
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  };
+  auto hold = [&](uint32_t (&f)[8][4]) {  // the fragments stay live until their products are done
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+#pragma unroll
+      for (int j = 0; j < 4; ++j) keep(f[k][j]);
+  };
+  const long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int grp = 0; grp < 4; ++grp) {
+      convert(grp, a[grp & 1]);
+      multiply(grp, a[grp & 1]);
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");  // the group before this one is done
+      hold(a[(grp + 1) & 1]);
+    }
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  hold(a[1]);
+  const long long t1 = clock64();
+  if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
+  if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
+}
+"""
+
+
+def inputs(torch, dev, seed: int = 5):
+    """Random e4m3 rows (no NaN code), power-of-two scales 2^-8..2^-1 one per 128 dims, random
+    bf16 queries and their permuted copy, and the float64 scores S[h][r] of the decoded rows."""
+    gen = torch.Generator().manual_seed(seed)
+    raw = torch.randint(0, 256, (ROWS, DIMS), generator=gen, dtype=torch.int32).to(torch.uint8)
+    raw[(raw & 0x7F) == 0x7F] ^= 1  # 0x7f / 0xff are e4m3's NaN
+    scales = torch.pow(2.0, -torch.randint(1, 9, (ROWS, 4), generator=gen).double()).float()
+    q = torch.randn(HEADS, DIMS, generator=gen).to(torch.bfloat16)
+    perm = torch.tensor([16 * s + PERM[i] for s in range(DIMS // 16) for i in range(16)])
+    qp = q[:, perm].contiguous()
+    values = raw.view(torch.float8_e4m3fn).double() * scales.double().repeat_interleave(128, dim=1)
+    ref = q.double() @ values.T  # [heads, rows]
+    to = lambda x: x.contiguous().to(dev)  # noqa: E731
+    return to(raw), to(scales), to(q.view(torch.int16)), to(qp.view(torch.int16)), ref
+
+
+def main():
+    import numpy as np
+    import torch
+    from cuda_entry import per_sm_rig
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--iters", type=int, default=256)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    module, sms, clocks, _ = per_sm_rig(kernel_source(), "fp8_operand_paths", dev, warpgroups=2)
+    raw, scales, q, qp, ref = inputs(torch, dev)
+    out = torch.empty(64, 64, dtype=torch.float32, device=dev)
+    report = []
+    for name in KERNELS:
+        for warpgroups, iters in ((1, 2), (1, args.iters), (2, args.iters)):
+            out.fill_(float("nan"))
+            clocks.zero_()
+            module.launch(name, (sms, 1, 1), 256, SMEM_BYTES, raw.data_ptr(), scales.data_ptr(), q.data_ptr(),
+                          qp.data_ptr(), out.data_ptr(), clocks.data_ptr(), np.int32(iters), np.int32(warpgroups))
+            torch.cuda.synchronize()
+            got = out.double().cpu()
+            want = iters * (ref if name == "stored" else ref.T)
+            rel = float((got - want).norm() / want.norm()) if torch.isfinite(got).all() else float("nan")
+            c = clocks.view(sms, 2, 2).cpu()
+            cycles = [(c[s, w, 1] - c[s, w, 0]).item() / iters for s in range(sms) for w in range(warpgroups)]
+            row = {"path": name, "warpgroups": warpgroups, "iters": iters, "rel_l2": rel,
+                   "ok": rel < 1e-3, "cycles_per_tile": round(statistics.median(cycles), 1)}
+            report.append(row)
+            print(json.dumps(row), flush=True)
+    Path(os.environ.get("OUT", "/tmp"), "fp8_operand_paths.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

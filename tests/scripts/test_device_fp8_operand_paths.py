@@ -1,0 +1,46 @@
+"""scripts/device/fp8_operand_paths.py on a machine without a GPU: both kernels build for sm_90a
+without spills and with every product asynchronous; the registers path's k-slot permutation is one
+(each dim of a 16 once), and the permuted queries against the rows' columns in ldmatrix's order give
+the same scores as the queries against the rows."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import torch
+
+from tests.scripts._device_script import build_without_spills, load_device_script
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+
+def _script():
+    return load_device_script("fp8_operand_paths.py")
+
+
+def test_both_paths_build_without_spills_and_keep_their_products_asynchronous(tmp_path):
+    script = _script()
+    source, build = build_without_spills(script, tmp_path)
+    assert {k.name for k in build.kernels} == set(script.KERNELS)
+    assert "wgmma.mma_async instructions are serialized" not in build.log, build.log
+    assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in source
+    assert "e4m3x4_to_bf16x4_scaled" in source and "endblock" not in source  # the template's conversion, its tags gone
+    assert script.SMEM_BYTES <= 232448  # the per-block limit after opting in
+
+
+def test_the_slot_permutation_matches_what_ldmatrix_hands_a_lane():
+    script = _script()
+    assert sorted(script.PERM) == list(range(16))
+    # lane t of a warp holds bytes 4q..4q+3 of a 16-byte chunk (q = t % 4) in one register; wgmma's
+    # A fragment puts that register's halves in k-slots (2q, 2q + 1) and (2q + 8, 2q + 9)
+    for q in range(4):
+        assert [script.PERM[s] for s in (2 * q, 2 * q + 1, 2 * q + 8, 2 * q + 9)] == [4 * q + i for i in range(4)]
+    raw, scales, q16, qp16, ref = script.inputs(torch, torch.device("cpu"))
+    values = raw.view(torch.float8_e4m3fn).double() * scales.double().repeat_interleave(128, dim=1)
+    assert torch.isfinite(values).all() and (values != 0).any()
+    order = torch.tensor([16 * s + script.PERM[i] for s in range(32) for i in range(16)])
+    # a k-step's slot i of the rows is column order[i]; the permuted queries' slot i is dim order[i] of the queries
+    by_slots = qp16.view(torch.bfloat16).double() @ values[:, order].T
+    assert torch.allclose(by_slots, ref, rtol=1e-12, atol=1e-12)
+    assert not torch.allclose(qp16.view(torch.bfloat16).double() @ values.T, ref)  # the permutation matters
