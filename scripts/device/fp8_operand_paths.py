@@ -15,8 +15,18 @@ registers, and wgmma takes them as its A operand (S^T = K Q^T: the rows are M, t
   way within each 16 (Q'[h][16s + slot] = Q[h][16s + perm(slot)]). Eight k-steps' fragments are
   converted while the previous eight multiply (two register buffers, one product group in flight).
 
-Both compute one tile's 64 x 64 scores over the 512 dims ITERS times into fp32 accumulators; the
-check compares ITERS x the float64 product of the decoded rows and the queries, by relative error.
+- "values_registers": the value products' side of the same idea, O^T = V^T P^T for 256 of the
+  tile's value columns (four m64 blocks, 128 accumulators a thread as the value warpgroups hold):
+  `ldmatrix.x4.trans` of the raw rows hands lane t, for rows 2q and 2q + 1 of an 8-row matrix,
+  the byte pairs of columns 2 (t / 4) and 2 (t / 4) + 1; one `PRMT` a register regroups them into
+  (row 2q, row 2q + 1) of each column, and the conversion scales each half by its own row's scale.
+  A block's 16 m-slots of a warp stand for columns c0 + 2g (slot g) and c0 + 2g + 1 (slot g + 8);
+  P (64 heads x 64 rows, bf16) is the B operand from shared memory. No stored counterpart is
+  timed: the stored path's conversion and stores are the same for both products' tile.
+
+"stored" and "registers" compute one tile's 64 x 64 scores over the 512 dims ITERS times into
+fp32 accumulators, "values_registers" a tile's 256 x 64 value sums; the check compares ITERS x the
+float64 product of the decoded rows and the queries (or P), by relative error.
 The timing: clock64 around ITERS tiles, cycles a tile, median over the SMs (one CTA each; with two
 warpgroups both work on the same tiles, the stored path's two writing identical values). A
 diagnostic for the design of the scorer, never a figure of the method: no gather, no softmax, no
@@ -33,7 +43,9 @@ TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "sparse_mla.cu.j2
 ROWS, DIMS, HEADS = 64, 512, 64
 RAW_OFF, QP_OFF, Q_OFF, KBF_OFF, SCALE_OFF = 0, 32768, 98304, 163840, 229376
 SMEM_BYTES = SCALE_OFF + ROWS * 4 * 4 + 1024  # the last 1024: room to align the base to 1 KB
-KERNELS = ("stored", "registers")
+KERNELS = ("stored", "registers", "values_registers")
+V_COLS, P_OFF, V_SCALE_OFF = 256, 32768, 40960  # values_registers: raw rows, P, scales
+V_SMEM_BYTES = V_SCALE_OFF + ROWS * 4 * 4 + 1024
 PERM = [4 * (s // 2 % 4) + s % 2 + 2 * (s // 8) for s in range(16)]  # k-slot -> dim within a 16
 
 
@@ -47,7 +59,8 @@ def conversion_source() -> str:
 def kernel_source() -> str:
     constants = "".join(f"#define {k} {v}\n" for k, v in (("ROWS", ROWS), ("HEADS", HEADS), ("RAW_OFF", RAW_OFF),
                                                          ("QP_OFF", QP_OFF), ("Q_OFF", Q_OFF), ("KBF_OFF", KBF_OFF),
-                                                         ("SCALE_OFF", SCALE_OFF)))
+                                                         ("SCALE_OFF", SCALE_OFF), ("P_OFF", P_OFF),
+                                                         ("V_SCALE_OFF", V_SCALE_OFF)))
     return "#include <stdint.h>\n#include <cuda_bf16.h>\n" + constants + conversion_source() + r"""
 __device__ __forceinline__ uint64_t sw128_desc(uint32_t addr) {  // K-major, 128-byte swizzle, 8-row groups of 1 KB
   return (uint64_t)((addr & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
@@ -59,12 +72,12 @@ __device__ __forceinline__ uint32_t bf16_at(int x, int dim) {
   const int b = dim >> 6, j = (dim & 63) >> 3;
   return b * 8192 + x * 128 + ((j ^ (x & 7)) << 4);
 }
+extern __shared__ __align__(1024) uint8_t smem_raw[];  // the dynamic shared memory of every kernel here
 __device__ __forceinline__ void keep(uint32_t& r) { asm volatile("" : "+r"(r)::"memory"); }
 
 // the tiles into shared memory: raw rows, scales, the queries as they are (Q) and permuted (Q')
 __device__ __forceinline__ uint8_t* load_tiles(const uint8_t* raw_g, const float* scales_g, const uint16_t* q_g,
                                                const uint16_t* qp_g) {
-  extern __shared__ __align__(1024) uint8_t smem_raw[];
   uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
   for (int i = threadIdx.x; i < ROWS * 32; i += blockDim.x)  // 16-byte chunks of the raw rows
     *reinterpret_cast<uint4*>(smem + RAW_OFF + raw_at(i / 32, i % 32)) = reinterpret_cast<const uint4*>(raw_g)[i];
@@ -206,12 +219,104 @@ extern "C" __global__ void __launch_bounds__(256, 1) registers(const uint8_t* ra
   if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
   if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
 }
+
+// two rows' power-of-two scales as bf16, one a half (the low half's row first)
+__device__ __forceinline__ uint32_t scale_pair(float lo, float hi) {
+  return (__float_as_uint(lo) >> 16) | (__float_as_uint(hi) & 0xffff0000u);
+}
+
+// O^T = V^T P^T over a 64-row tile for value columns 0..255: the raw rows by ldmatrix.trans, a PRMT
+// a register, converted in registers into wgmma's A fragments; P^T from shared memory
+extern "C" __global__ void __launch_bounds__(256, 1) values_registers(const uint8_t* raw_g, const float* scales_g,
+    const uint16_t* p_g, float* out, long long* clocks, int iters, int warpgroups) {
+  uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
+  for (int i = threadIdx.x; i < ROWS * 32; i += blockDim.x)
+    *reinterpret_cast<uint4*>(smem + RAW_OFF + raw_at(i / 32, i % 32)) = reinterpret_cast<const uint4*>(raw_g)[i];
+  for (int i = threadIdx.x; i < HEADS * 8; i += blockDim.x)  // P: 64 heads x 64 rows, 8-row groups, one 8 KB block
+    *reinterpret_cast<uint4*>(smem + P_OFF + bf16_at(i / 8, 8 * (i % 8))) = reinterpret_cast<const uint4*>(p_g)[i];
+  for (int i = threadIdx.x; i < ROWS * 4; i += blockDim.x) reinterpret_cast<float*>(smem + V_SCALE_OFF)[i] = scales_g[i];
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+  const int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
+  if (wg >= warpgroups) return;
+  const int w = t >> 5, l = t & 31, q = l & 3;
+  const uint32_t base = (uint32_t)__cvta_generic_to_shared(smem);
+  const float* scales = reinterpret_cast<const float*>(smem + V_SCALE_OFF);
+  // lane l addresses row (l & 7) of matrix l / 8: rows 16 j + 8 (matrices 1, 3), the next k-step (2, 3)
+  const int lrow = ((l >> 3) & 1) * 8 + (l >> 4) * 16 + (l & 7);
+  float acc[4][32];
+#pragma unroll
+  for (int b = 0; b < 4; ++b)
+#pragma unroll
+    for (int i = 0; i < 32; ++i) acc[b][i] = 0.f;
+  uint32_t a[2][4][4];  // two buffers of one block's four k-steps
+  auto convert = [&](int b, uint32_t (&f)[4][4]) {  // block b: columns 64 b + 16 w .. + 15 of this warp
+    const int chunk = 4 * b + w, grp = b / 2;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {  // k-steps 2 h and 2 h + 1: rows 32 h ..
+      uint32_t r[4];
+      asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                   : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                   : "r"(base + RAW_OFF + raw_at(32 * h + lrow, chunk)) : "memory");
+#pragma unroll
+      for (int m = 0; m < 4; ++m) {  // matrix m: rows 32 h + 8 m .. + 7; this lane's rows 2q and 2q + 1 of it
+        const int row = 32 * h + 8 * m + 2 * q;
+        uint32_t pairs;  // (row, row + 1) of column c0 + 2g, then of c0 + 2g + 1
+        asm("prmt.b32 %0, %1, 0, 0x3120;" : "=r"(pairs) : "r"(r[m]));
+        const uint32_t s2 = scale_pair(scales[row * 4 + grp], scales[(row + 1) * 4 + grp]);
+        // k-step 2 h + m / 2, rows 0-7 (m even: a0, a1) or 8-15 (m odd: a2, a3) of it
+        e4m3x4_to_bf16x4_scaled(pairs, s2, f[2 * h + m / 2][2 * (m & 1)], f[2 * h + m / 2][2 * (m & 1) + 1]);
+      }
+    }
+  };
+  auto multiply = [&](int b, uint32_t (&f)[4][4]) {
+    float (&d)[32] = acc[b];
+    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const uint64_t db = sw128_desc(base + P_OFF) + 2 * j;
+      WGMMA_64("{%32, %33, %34, %35}, %36, 1, 1, 1, 0") : "r"(f[j][0]), "r"(f[j][1]), "r"(f[j][2]), "r"(f[j][3]), "l"(db));
+    }
+    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  };
+  auto hold = [&](uint32_t (&f)[4][4]) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) keep(f[j][i]);
+  };
+  const long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int b = 0; b < 4; ++b) {
+      convert(b, a[b & 1]);
+      multiply(b, a[b & 1]);
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
+      hold(a[(b + 1) & 1]);
+    }
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  hold(a[1]);
+  const long long t1 = clock64();
+  if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
+  if (blockIdx.x == 0 && wg == 0) {
+    // accumulator row 16 w + slot of block b: column 64 b + 16 w + 2 (slot % 8) + slot / 8
+#pragma unroll
+    for (int b = 0; b < 4; ++b)
+#pragma unroll
+      for (int i = 0; i < 32; ++i) {
+        const int col = 64 * b + 16 * w + 2 * (l >> 2) + ((i >> 1) & 1), head = 8 * (i >> 2) + 2 * q + (i & 1);
+        out[col * 64 + head] = acc[b][i];
+      }
+  }
+}
 """
 
 
 def inputs(torch, dev, seed: int = 5):
     """Random e4m3 rows (no NaN code), power-of-two scales 2^-8..2^-1 one per 128 dims, random
-    bf16 queries and their permuted copy, and the float64 scores S[h][r] of the decoded rows."""
+    bf16 queries and their permuted copy, random P in [0, 1] (64 heads x 64 rows, bf16), the float64
+    scores S[h][r] of the decoded rows and the value sums O^T[c][h] of their first 256 columns."""
     gen = torch.Generator().manual_seed(seed)
     raw = torch.randint(0, 256, (ROWS, DIMS), generator=gen, dtype=torch.int32).to(torch.uint8)
     raw[(raw & 0x7F) == 0x7F] ^= 1  # 0x7f / 0xff are e4m3's NaN
@@ -221,8 +326,10 @@ def inputs(torch, dev, seed: int = 5):
     qp = q[:, perm].contiguous()
     values = raw.view(torch.float8_e4m3fn).double() * scales.double().repeat_interleave(128, dim=1)
     ref = q.double() @ values.T  # [heads, rows]
+    p = torch.rand(HEADS, ROWS, generator=gen).to(torch.bfloat16)  # a softmax's values: in [0, 1]
+    ref_v = values[:, :V_COLS].T @ p.double().T  # O^T [columns, heads]
     to = lambda x: x.contiguous().to(dev)  # noqa: E731
-    return to(raw), to(scales), to(q.view(torch.int16)), to(qp.view(torch.int16)), ref
+    return to(raw), to(scales), to(q.view(torch.int16)), to(qp.view(torch.int16)), to(p.view(torch.int16)), ref, ref_v
 
 
 def main():
@@ -235,18 +342,23 @@ def main():
     args = ap.parse_args()
     dev = torch.device("cuda", 0)
     module, sms, clocks, _ = per_sm_rig(kernel_source(), "fp8_operand_paths", dev, warpgroups=2)
-    raw, scales, q, qp, ref = inputs(torch, dev)
-    out = torch.empty(64, 64, dtype=torch.float32, device=dev)
+    raw, scales, q, qp, p, ref, ref_v = inputs(torch, dev)
     report = []
     for name in KERNELS:
+        values = name == "values_registers"
+        out = torch.empty(V_COLS if values else 64, 64, dtype=torch.float32, device=dev)
         for warpgroups, iters in ((1, 2), (1, args.iters), (2, args.iters)):
             out.fill_(float("nan"))
             clocks.zero_()
-            module.launch(name, (sms, 1, 1), 256, SMEM_BYTES, raw.data_ptr(), scales.data_ptr(), q.data_ptr(),
-                          qp.data_ptr(), out.data_ptr(), clocks.data_ptr(), np.int32(iters), np.int32(warpgroups))
+            tail = (out.data_ptr(), clocks.data_ptr(), np.int32(iters), np.int32(warpgroups))
+            if values:
+                module.launch(name, (sms, 1, 1), 256, V_SMEM_BYTES, raw.data_ptr(), scales.data_ptr(), p.data_ptr(), *tail)
+            else:
+                module.launch(name, (sms, 1, 1), 256, SMEM_BYTES, raw.data_ptr(), scales.data_ptr(), q.data_ptr(),
+                              qp.data_ptr(), *tail)
             torch.cuda.synchronize()
             got = out.double().cpu()
-            want = iters * (ref if name == "stored" else ref.T)
+            want = iters * (ref_v if values else ref if name == "stored" else ref.T)
             rel = float((got - want).norm() / want.norm()) if torch.isfinite(got).all() else float("nan")
             c = clocks.view(sms, 2, 2).cpu()
             cycles = [(c[s, w, 1] - c[s, w, 0]).item() / iters for s in range(sms) for w in range(warpgroups)]
