@@ -74,6 +74,15 @@ __device__ __forceinline__ uint32_t bf16_at(int x, int dim) {
 }
 extern __shared__ __align__(1024) uint8_t smem_raw[];  // the dynamic shared memory of every kernel here
 __device__ __forceinline__ void keep(uint32_t& r) { asm volatile("" : "+r"(r)::"memory"); }
+// A fragments of K k-steps kept live up to here: wgmma reads them after its issue, and nothing may
+// take their registers until a wait has seen their products done
+template <int K>
+__device__ __forceinline__ void hold(uint32_t (&f)[K][4]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+#pragma unroll
+    for (int j = 0; j < 4; ++j) keep(f[k][j]);
+}
 
 // the tiles into shared memory: raw rows, scales, the queries as they are (Q) and permuted (Q')
 __device__ __forceinline__ uint8_t* load_tiles(const uint8_t* raw_g, const float* scales_g, const uint16_t* q_g,
@@ -197,12 +206,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) registers(const uint8_t* ra
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   };
-  auto hold = [&](uint32_t (&f)[8][4]) {  // the fragments stay live until their products are done
-#pragma unroll
-    for (int k = 0; k < 8; ++k)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) keep(f[k][j]);
-  };
   const long long t0 = clock64();
   for (int it = 0; it < iters; ++it) {
 #pragma unroll
@@ -278,12 +281,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) values_registers(const uint
       WGMMA_64("{%32, %33, %34, %35}, %36, 1, 1, 1, 0") : "r"(f[j][0]), "r"(f[j][1]), "r"(f[j][2]), "r"(f[j][3]), "l"(db));
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-  };
-  auto hold = [&](uint32_t (&f)[4][4]) {
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) keep(f[j][i]);
   };
   const long long t0 = clock64();
   for (int it = 0; it < iters; ++it) {
