@@ -6,8 +6,10 @@ stores nothing: `ldmatrix` hands each lane four raw bytes of a row, the lane con
 registers, and wgmma takes them as its A operand (S^T = K Q^T: the rows are M, the queries N).
 
 - "stored": a warpgroup converts a 64-row tile (512 e4m3 values a row, one power-of-two scale per
-  128) into a 128-byte-swizzled bf16 tile, fences, meets at a barrier, and multiplies it by the
-  queries (m64n64k16, both operands in shared memory: S = Q K^T).
+  128) into a 128-byte-swizzled bf16 tile, 128 dims at a time: each group's values are stored,
+  fenced and met at a barrier, then multiplied by the queries (m64n64k16, both operands in shared
+  memory: S = Q K^T) while the next group converts; up to four groups' products in flight, a
+  group's region written again once its products of the tile before are done.
 - "registers": `ldmatrix.x4` of the raw tile (16-byte chunks swizzled by row, so that the 8 rows of
   each matrix meet 8 different bank groups) gives lane t of a warp, for rows t / 4 and t / 4 + 8 of
   its 16, bytes 4q..4q+3 of a chunk (q = t % 4): converted, columns 4q..4q+3 stand in wgmma's
@@ -136,31 +138,37 @@ extern "C" __global__ void __launch_bounds__(256, 1) stored(const uint8_t* raw_g
   for (int i = 0; i < 32; ++i) d[i] = 0.f;
   const long long t0 = clock64();
   for (int it = 0; it < iters; ++it) {
-#pragma unroll 4
-    for (int c = 16 * half; c < 16 * half + 16; ++c) {
-      const uint4 e = *reinterpret_cast<const uint4*>(smem + RAW_OFF + raw_at(row, c));
-      const uint32_t scale2 = scale_bf16x2(scales[row * 4 + c / 8]);
-      uint4 lo, hi;
-      e4m3x4_to_bf16x4_scaled(e.x, scale2, lo.x, lo.y);
-      e4m3x4_to_bf16x4_scaled(e.y, scale2, lo.z, lo.w);
-      e4m3x4_to_bf16x4_scaled(e.z, scale2, hi.x, hi.y);
-      e4m3x4_to_bf16x4_scaled(e.w, scale2, hi.z, hi.w);
-      *reinterpret_cast<uint4*>(smem + KBF_OFF + bf16_at(row, 16 * c)) = lo;
-      *reinterpret_cast<uint4*>(smem + KBF_OFF + bf16_at(row, 16 * c + 8)) = hi;
-    }
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
-    for (int ks = 0; ks < 32; ++ks) {
-      const uint64_t da = sw128_desc(base + Q_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
-      const uint64_t db = sw128_desc(base + KBF_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
-      WGMMA_64("%32, %33, 1, 1, 1, 0, 0") : "l"(da), "l"(db));
+    for (int grp = 0; grp < 4; ++grp) {  // dims 128 grp .. + 127 (bf16 blocks 2 grp, 2 grp + 1), k-steps 8 grp ..
+      // the products that read this group's region last (four groups ago) are done, in every warp
+      asm volatile("wgmma.wait_group.sync.aligned 3;\n" ::: "memory");
+      asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
+#pragma unroll
+      for (int c = 8 * grp + 4 * half; c < 8 * grp + 4 * half + 4; ++c) {
+        const uint4 e = *reinterpret_cast<const uint4*>(smem + RAW_OFF + raw_at(row, c));
+        const uint32_t scale2 = scale_bf16x2(scales[row * 4 + grp]);
+        uint4 lo, hi;
+        e4m3x4_to_bf16x4_scaled(e.x, scale2, lo.x, lo.y);
+        e4m3x4_to_bf16x4_scaled(e.y, scale2, lo.z, lo.w);
+        e4m3x4_to_bf16x4_scaled(e.z, scale2, hi.x, hi.y);
+        e4m3x4_to_bf16x4_scaled(e.w, scale2, hi.z, hi.w);
+        *reinterpret_cast<uint4*>(smem + KBF_OFF + bf16_at(row, 16 * c)) = lo;
+        *reinterpret_cast<uint4*>(smem + KBF_OFF + bf16_at(row, 16 * c + 8)) = hi;
+      }
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // ordinary stores the tensor cores read
+      asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#pragma unroll
+      for (int k = 0; k < 8; ++k) {
+        const int ks = 8 * grp + k;
+        const uint64_t da = sw128_desc(base + Q_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
+        const uint64_t db = sw128_desc(base + KBF_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
+        WGMMA_64("%32, %33, 1, 1, 1, 0, 0") : "l"(da), "l"(db));
+      }
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     }
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-    asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-    asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory");  // every warp's products read the tile
   }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
   const long long t1 = clock64();
   if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
   if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
@@ -266,6 +274,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) values_registers(const uint
         const int row = 32 * h + 8 * m + 2 * q;
         uint32_t pairs;  // (row, row + 1) of column c0 + 2g, then of c0 + 2g + 1
         asm("prmt.b32 %0, %1, 0, 0x3120;" : "=r"(pairs) : "r"(r[m]));
+        // (blocks 0-1 and 2-3 share a scale group: the loads are repeated, as a tile of new rows would need them once)
         const uint32_t s2 = scale_pair(scales[row * 4 + grp], scales[(row + 1) * 4 + grp]);
         // k-step 2 h + m / 2, rows 0-7 (m even: a0, a1) or 8-15 (m odd: a2, a3) of it
         e4m3x4_to_bf16x4_scaled(pairs, s2, f[2 * h + m / 2][2 * (m & 1)], f[2 * h + m / 2][2 * (m & 1) + 1]);
