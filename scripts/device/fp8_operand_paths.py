@@ -40,6 +40,7 @@ import argparse, json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wgmma_ptx import SW128_DESC, wgmma_asm
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "sparse_mla.cu.j2"
 ROWS, DIMS, HEADS = 64, 512, 64
@@ -63,10 +64,14 @@ def kernel_source() -> str:
                                                          ("QP_OFF", QP_OFF), ("Q_OFF", Q_OFF), ("KBF_OFF", KBF_OFF),
                                                          ("SCALE_OFF", SCALE_OFF), ("P_OFF", P_OFF),
                                                          ("V_SCALE_OFF", V_SCALE_OFF)))
-    return "#include <stdint.h>\n#include <cuda_bf16.h>\n" + constants + conversion_source() + r"""
-__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr) {  // K-major, 128-byte swizzle, 8-row groups of 1 KB
-  return (uint64_t)((addr & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
-}
+    return ("#include <stdint.h>\n#include <cuda_bf16.h>\n" + constants + conversion_source() + SW128_DESC +
+            KERNELS_SOURCE.replace("WGMMA_SS;", wgmma_asm(64, a_regs=False))
+                          .replace("WGMMA_RS;", wgmma_asm(64, a_regs=True)))
+
+
+# one product k-step in each kernel: `WGMMA_SS;` (A and B by descriptors da, db) or `WGMMA_RS;` (A in
+# the registers a[4], B by db), into the accumulators d[32], made by wgmma_ptx.wgmma_asm
+KERNELS_SOURCE = r"""
 // raw tile: row r's 16-byte chunk c at r * 512 + position (c & ~7) | ((c ^ r) & 7)
 __device__ __forceinline__ uint32_t raw_at(int r, int c) { return r * 512 + (((c & ~7) | ((c ^ r) & 7)) << 4); }
 // bf16 tile, K-major, 128-byte swizzle: 64-dim blocks of 8 KB; row x's dims 8j..8j+7 of block b
@@ -86,21 +91,52 @@ __device__ __forceinline__ void hold(uint32_t (&f)[K][4]) {
     for (int j = 0; j < 4; ++j) keep(f[k][j]);
 }
 
-// the tiles into shared memory: raw rows, scales, the queries as they are (Q) and permuted (Q')
+// the dynamic shared memory from its first 1 KB boundary (the swizzle's pattern repeats every 1 KB)
+__device__ __forceinline__ uint8_t* aligned_smem() {
+  return smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
+}
+// the raw rows (16-byte chunks at raw_at's places) and their scales into shared memory
+__device__ __forceinline__ void load_rows(uint8_t* smem, const uint8_t* raw_g, const float* scales_g, int scale_off) {
+  for (int i = threadIdx.x; i < ROWS * 32; i += blockDim.x)
+    *reinterpret_cast<uint4*>(smem + RAW_OFF + raw_at(i / 32, i % 32)) = reinterpret_cast<const uint4*>(raw_g)[i];
+  for (int i = threadIdx.x; i < ROWS * 4; i += blockDim.x) reinterpret_cast<float*>(smem + scale_off)[i] = scales_g[i];
+}
+// ordinary stores the tensor cores read next, seen by every thread of the CTA
+__device__ __forceinline__ void loaded() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  __syncthreads();
+}
+
+// the score kernels' tiles: raw rows, scales, the queries as they are (Q) and permuted (Q')
 __device__ __forceinline__ uint8_t* load_tiles(const uint8_t* raw_g, const float* scales_g, const uint16_t* q_g,
                                                const uint16_t* qp_g) {
-  uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
-  for (int i = threadIdx.x; i < ROWS * 32; i += blockDim.x)  // 16-byte chunks of the raw rows
-    *reinterpret_cast<uint4*>(smem + RAW_OFF + raw_at(i / 32, i % 32)) = reinterpret_cast<const uint4*>(raw_g)[i];
+  uint8_t* smem = aligned_smem();
+  load_rows(smem, raw_g, scales_g, SCALE_OFF);
   for (int i = threadIdx.x; i < HEADS * 64; i += blockDim.x) {  // 8-dim groups of the queries
     const int h = i / 64, dim = 8 * (i % 64);
     *reinterpret_cast<uint4*>(smem + Q_OFF + bf16_at(h, dim)) = reinterpret_cast<const uint4*>(q_g)[i];
     *reinterpret_cast<uint4*>(smem + QP_OFF + bf16_at(h, dim)) = reinterpret_cast<const uint4*>(qp_g)[i];
   }
-  for (int i = threadIdx.x; i < ROWS * 4; i += blockDim.x) reinterpret_cast<float*>(smem + SCALE_OFF)[i] = scales_g[i];
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  __syncthreads();
+  loaded();
   return smem;
+}
+
+// The register paths' loop: each group's fragments converted into one of two buffers while the
+// group before multiplies (one product group in flight); `convert(grp, f)` fills f, `multiply(grp,
+// f)` issues and commits the group's products
+template <int GROUPS, int K, class Convert, class Multiply>
+__device__ __forceinline__ void two_buffers(int iters, uint32_t (&a)[2][K][4], Convert convert, Multiply multiply) {
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int grp = 0; grp < GROUPS; ++grp) {
+      convert(grp, a[grp & 1]);
+      multiply(grp, a[grp & 1]);
+      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");  // the group before this one is done
+      hold(a[(grp + 1) & 1]);
+    }
+  }
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+  hold(a[(GROUPS - 1) & 1]);  // the last group's
 }
 
 // the m64n64 accumulators of thread t of a warpgroup: d[i] at row 16 w + l / 4 + 8 ((i / 2) % 2),
@@ -111,18 +147,6 @@ __device__ __forceinline__ void store_acc(const float (&d)[32], float* out, int 
   for (int i = 0; i < 32; ++i)
     out[(16 * w + (l >> 2) + 8 * ((i >> 1) & 1)) * 64 + 8 * (i >> 2) + 2 * (l & 3) + (i & 1)] = d[i];
 }
-
-// one m64n64k16 product into d[32]; OPERANDS: A (a descriptor %32 or registers {%32..%35}), B's
-// descriptor, scale-d 1 (accumulate), the scales of A and B, the transpose immediates
-#define WGMMA_64(OPERANDS)                                                                                   \
-  asm volatile("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "                                      \
-               "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
-               "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, " OPERANDS ";\n"              \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),        \
-                 "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),      \
-                 "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),      \
-                 "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
 
 // S = Q K^T: the tile converted into shared memory, then m64n64k16 with both operands there
 extern "C" __global__ void __launch_bounds__(256, 1) stored(const uint8_t* raw_g, const float* scales_g,
@@ -163,7 +187,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) stored(const uint8_t* raw_g
         const int ks = 8 * grp + k;
         const uint64_t da = sw128_desc(base + Q_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
         const uint64_t db = sw128_desc(base + KBF_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
-        WGMMA_64("%32, %33, 1, 1, 1, 0, 0") : "l"(da), "l"(db));
+        WGMMA_SS;
       }
       asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
     }
@@ -210,22 +234,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) registers(const uint8_t* ra
     for (int k = 0; k < 8; ++k) {
       const int ks = 8 * grp + k;
       const uint64_t db = sw128_desc(base + QP_OFF + (ks >> 2) * 8192) + 2 * (ks & 3);
-      WGMMA_64("{%32, %33, %34, %35}, %36, 1, 1, 1, 0") : "r"(f[k][0]), "r"(f[k][1]), "r"(f[k][2]), "r"(f[k][3]), "l"(db));
+      const uint32_t (&a)[4] = f[k];
+      WGMMA_RS;
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   };
   const long long t0 = clock64();
-  for (int it = 0; it < iters; ++it) {
-#pragma unroll
-    for (int grp = 0; grp < 4; ++grp) {
-      convert(grp, a[grp & 1]);
-      multiply(grp, a[grp & 1]);
-      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");  // the group before this one is done
-      hold(a[(grp + 1) & 1]);
-    }
-  }
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  hold(a[1]);
+  two_buffers<4>(iters, a, convert, multiply);
   const long long t1 = clock64();
   if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
   if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
@@ -240,14 +255,11 @@ __device__ __forceinline__ uint32_t scale_pair(float lo, float hi) {
 // a register, converted in registers into wgmma's A fragments; P^T from shared memory
 extern "C" __global__ void __launch_bounds__(256, 1) values_registers(const uint8_t* raw_g, const float* scales_g,
     const uint16_t* p_g, float* out, long long* clocks, int iters, int warpgroups) {
-  uint8_t* smem = smem_raw + ((1024 - ((uint32_t)__cvta_generic_to_shared(smem_raw) & 1023)) & 1023);
-  for (int i = threadIdx.x; i < ROWS * 32; i += blockDim.x)
-    *reinterpret_cast<uint4*>(smem + RAW_OFF + raw_at(i / 32, i % 32)) = reinterpret_cast<const uint4*>(raw_g)[i];
+  uint8_t* smem = aligned_smem();
+  load_rows(smem, raw_g, scales_g, V_SCALE_OFF);
   for (int i = threadIdx.x; i < HEADS * 8; i += blockDim.x)  // P: 64 heads x 64 rows, 8-row groups, one 8 KB block
     *reinterpret_cast<uint4*>(smem + P_OFF + bf16_at(i / 8, 8 * (i % 8))) = reinterpret_cast<const uint4*>(p_g)[i];
-  for (int i = threadIdx.x; i < ROWS * 4; i += blockDim.x) reinterpret_cast<float*>(smem + V_SCALE_OFF)[i] = scales_g[i];
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-  __syncthreads();
+  loaded();
   const int wg = threadIdx.x >> 7, t = threadIdx.x & 127;
   if (wg >= warpgroups) return;
   const int w = t >> 5, l = t & 31, q = l & 3;
@@ -287,22 +299,13 @@ extern "C" __global__ void __launch_bounds__(256, 1) values_registers(const uint
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const uint64_t db = sw128_desc(base + P_OFF) + 2 * j;
-      WGMMA_64("{%32, %33, %34, %35}, %36, 1, 1, 1, 0") : "r"(f[j][0]), "r"(f[j][1]), "r"(f[j][2]), "r"(f[j][3]), "l"(db));
+      const uint32_t (&a)[4] = f[j];
+      WGMMA_RS;
     }
     asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   };
   const long long t0 = clock64();
-  for (int it = 0; it < iters; ++it) {
-#pragma unroll
-    for (int b = 0; b < 4; ++b) {
-      convert(b, a[b & 1]);
-      multiply(b, a[b & 1]);
-      asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");
-      hold(a[(b + 1) & 1]);
-    }
-  }
-  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
-  hold(a[1]);
+  two_buffers<4>(iters, a, convert, multiply);
   const long long t1 = clock64();
   if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
   if (blockIdx.x == 0 && wg == 0) {

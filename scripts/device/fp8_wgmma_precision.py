@@ -20,16 +20,14 @@ import argparse, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wgmma_ptx import SW128_DESC
 
 HEADS, ROWS, BLOCKS, BLOCK_COLS = 64, 32, 4, 128  # a CTA's heads and tile rows; a row's scale blocks
 MODES = ("chain", "hi", "lo")                     # the kernel's outputs, in this order
 SMEM_BYTES = 2 * BLOCKS * HEADS * 128 + BLOCKS * ROWS * 128 + 1024
 
-KERNEL = r"""#include <stdint.h>
-// 128-byte swizzle, K-major: 8-row groups 1 KB apart; a k32 step of e4m3 is the next 32 bytes of each row
-__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr) {
-  return (uint64_t)((addr & 0x3FFFF) >> 4) | (1ull << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
-}
+# (a k32 step of e4m3 is the next 32 bytes of each row of a K-major operand: sw128_desc, wgmma_ptx.py)
+KERNEL = "#include <stdint.h>\n" + SW128_DESC + r"""
 __device__ __forceinline__ void stage(uint32_t base, const uint8_t* src, int rows, int block_stride) {
   // rows x 512 bytes (four 128-byte blocks a row) into four swizzled blocks of rows x 128 bytes
   for (int c = threadIdx.x; c < rows * 32; c += blockDim.x) {

@@ -1,10 +1,18 @@
-"""The CUDA pieces the tensor-core rate scripts (wgmma_rate.py, wgmma_mix.py) build their kernels
-from: random nonzero bf16 data (the clock depends on the data: zeros would flatter) and the inline
-PTX of one warpgroup product."""
+"""The CUDA pieces the tensor-core scripts (wgmma_rate.py, wgmma_mix.py, fp8_wgmma_precision.py,
+fp8_operand_paths.py) build their kernels from: random nonzero bf16 data (the clock depends on the
+data: zeros would flatter), the shared-memory descriptor of a 128-byte-swizzled operand and the
+inline PTX of one warpgroup product."""
 
 RANDOM_BF16X2 = r"""__device__ __forceinline__ uint32_t random_bf16x2(uint32_t i) {  // two bf16 in (-2, 2), never zero
   i = i * 2654435761u + 0x9e3779b9u; i ^= i >> 15; i *= 2246822519u; i ^= i >> 13;
   return (i & 0x807f807fu) | 0x3f803f80u;
+}
+"""
+
+# a wgmma operand's descriptor: 128-byte swizzle, 8-row groups 1 KB apart; `lbo` is used MN-major
+# only (the stride of the 64-column blocks), K-major it is 16 and unused
+SW128_DESC = r"""__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr, uint32_t lbo = 16) {
+  return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
 }
 """
 

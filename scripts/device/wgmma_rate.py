@@ -17,7 +17,7 @@ import argparse, json, os, statistics, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wgmma_ptx import RANDOM_BF16X2, wgmma_asm
+from wgmma_ptx import RANDOM_BF16X2, SW128_DESC, wgmma_asm
 
 WIDTHS = (32, 64, 128, 256)
 SOURCES = ("rs", "ss")
@@ -37,12 +37,7 @@ PEAK_FLOP_PER_CYCLE = 4096  # bf16 dense, one SM
 
 def kernel_source() -> str:
     """One kernel per kernels() entry: <name>(clocks, iters, warpgroups, sink)."""
-    parts = [r"""#include <stdint.h>
-// 128-byte swizzle, 8-row groups of 1 KB; lbo: K-major 16 (unused), MN-major the 64-column blocks' stride
-__device__ __forceinline__ uint64_t sw128_desc(uint32_t addr, uint32_t lbo = 16) {
-  return (uint64_t)((addr & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
-}
-""", RANDOM_BF16X2]
+    parts = ["#include <stdint.h>\n", SW128_DESC, RANDOM_BF16X2]
     for name, source, n, trans_b in kernels():
         # a k-step's B: the next 32 bytes of each row (K-major), or the next 16 rows (MN-major)
         db0 = "sw128_desc(base + 64 * 128, 8192)" if trans_b else "sw128_desc(base + 64 * 128)"
