@@ -123,14 +123,16 @@ __device__ __forceinline__ uint8_t* load_tiles(const uint8_t* raw_g, const float
 
 // The register paths' loop: each group's fragments converted into one of two buffers while the
 // group before multiplies (one product group in flight); `convert(grp, f)` fills f, `multiply(grp,
-// f)` issues and commits the group's products
+// f)` issues the group's products, which this commits as one group
 template <int GROUPS, int K, class Convert, class Multiply>
 __device__ __forceinline__ void two_buffers(int iters, uint32_t (&a)[2][K][4], Convert convert, Multiply multiply) {
   for (int it = 0; it < iters; ++it) {
 #pragma unroll
     for (int grp = 0; grp < GROUPS; ++grp) {
       convert(grp, a[grp & 1]);
+      asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");  // the fragments' registers were just written
       multiply(grp, a[grp & 1]);
+      asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
       asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory");  // the group before this one is done
       hold(a[(grp + 1) & 1]);
     }
@@ -139,6 +141,11 @@ __device__ __forceinline__ void two_buffers(int iters, uint32_t (&a)[2][K][4], C
   hold(a[(GROUPS - 1) & 1]);  // the last group's
 }
 
+// a warpgroup's first and last clock, [SMs][2 warpgroups][start, end]
+__device__ __forceinline__ void record(long long* clocks, int wg, long long t0, long long t1) {
+  clocks[2 * (blockIdx.x * 2 + wg)] = t0;
+  clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1;
+}
 // the m64n64 accumulators of thread t of a warpgroup: d[i] at row 16 w + l / 4 + 8 ((i / 2) % 2),
 // column 8 (i / 4) + 2 (l % 4) + i % 2 (w = t / 32, l = t % 32)
 __device__ __forceinline__ void store_acc(const float (&d)[32], float* out, int t) {
@@ -194,7 +201,7 @@ extern "C" __global__ void __launch_bounds__(256, 1) stored(const uint8_t* raw_g
   }
   asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
   const long long t1 = clock64();
-  if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
+  if (t == 0) record(clocks, wg, t0, t1);
   if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
 }
 
@@ -229,7 +236,6 @@ extern "C" __global__ void __launch_bounds__(256, 1) registers(const uint8_t* ra
     }
   };
   auto multiply = [&](int grp, uint32_t (&f)[8][4]) {
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int ks = 8 * grp + k;
@@ -237,12 +243,11 @@ extern "C" __global__ void __launch_bounds__(256, 1) registers(const uint8_t* ra
       const uint32_t (&a)[4] = f[k];
       WGMMA_RS;
     }
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   };
   const long long t0 = clock64();
   two_buffers<4>(iters, a, convert, multiply);
   const long long t1 = clock64();
-  if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
+  if (t == 0) record(clocks, wg, t0, t1);
   if (blockIdx.x == 0 && wg == 0) store_acc(d, out, t);
 }
 
@@ -295,19 +300,17 @@ extern "C" __global__ void __launch_bounds__(256, 1) values_registers(const uint
   };
   auto multiply = [&](int b, uint32_t (&f)[4][4]) {
     float (&d)[32] = acc[b];
-    asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const uint64_t db = sw128_desc(base + P_OFF) + 2 * j;
       const uint32_t (&a)[4] = f[j];
       WGMMA_RS;
     }
-    asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   };
   const long long t0 = clock64();
   two_buffers<4>(iters, a, convert, multiply);
   const long long t1 = clock64();
-  if (t == 0) { clocks[2 * (blockIdx.x * 2 + wg)] = t0; clocks[2 * (blockIdx.x * 2 + wg) + 1] = t1; }
+  if (t == 0) record(clocks, wg, t0, t1);
   if (blockIdx.x == 0 && wg == 0) {
     // accumulator row 16 w + slot of block b: column 64 b + 16 w + 2 (slot % 8) + slot / 8
 #pragma unroll
