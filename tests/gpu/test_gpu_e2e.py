@@ -35,3 +35,20 @@ def test_a_kernel_that_works_only_for_the_checked_calls_fails_inside_the_layer_o
     runner = module_worker("cuda", timeout_s=300)
     result = runner.evaluate(faulty_request("stop_after_verify", device_kind="cuda", bench=False, e2e=True))
     assert (result["status"], result["stage"]) == ("incorrect", "e2e"), result["error"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fault, status, stage", [("none", "ok", None),
+                                                  ("slow_in_layer", "rejected_e2e_slowdown", "e2e")])
+def test_a_kernel_fast_only_in_the_benchmark_is_rejected_inside_the_layer_on_a_gpu(module_worker, faulty_request,
+                                                                                   fault, status, stage):
+    """The fixture's slow_in_layer launches its kernel 16 times a call in the layer's graph and once
+    in the benchmark's: correct everywhere, so only the e2e guard (attention inside the layer more
+    than twice its time alone, twice) can stop it; the honest fixture beside it passes the guard."""
+    runner = module_worker("cuda", timeout_s=600)
+    result = runner.evaluate(faulty_request(fault, device_kind="cuda", bench=True, e2e=True))
+    assert (result["status"], result["stage"]) == (status, stage), result["error"]
+    if fault == "none":
+        for e in result["e2e"]:
+            print(fault, json.dumps(e))
+            assert e["attention_us"] < 2 * e["alone_us"] + 10

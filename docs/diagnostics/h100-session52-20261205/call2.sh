@@ -8,7 +8,7 @@
 #   bash docs/diagnostics/h100-session52-20261205/call2.sh
 n=2; source scripts/device/call_env.sh
 t0=$(date +%s)
-timeout 300 python3 -m pytest -q -s -p no:cacheprovider tests/gpu/test_gpu_e2e.py --durations=5 > "$OUT/call2-gpu_tests.log" 2>&1
+timeout 420 python3 -m pytest -q -s -p no:cacheprovider tests/gpu/test_gpu_e2e.py --durations=5 > "$OUT/call2-gpu_tests.log" 2>&1
 echo "gpu_tests rc $? $(( $(date +%s) - t0 )) s" | tee -a "$OUT/call2-machine.txt"
 tail -3 "$OUT/call2-gpu_tests.log"
 timeout 120 python3 scripts/device/ceilings.py --reps 20 | tee -a "$OUT/call2-machine.txt"
