@@ -56,8 +56,9 @@ ROWS, DIMS, HEADS = 64, 512, 64
 RAW_OFF, QP_OFF, Q_OFF, KBF_OFF, SCALE_OFF = 0, 32768, 98304, 163840, 229376
 SMEM_BYTES = SCALE_OFF + ROWS * 4 * 4 + 1024  # the last 1024: room to align the base to 1 KB
 KERNELS = ("stored", "registers", "values_registers", "mixed")
-# mixed: 128 + 2 x 192 = 512, the 64K registers of 384 threads (136 + 2 x 184 serializes the products)
-MIXED_SCORER_REGS, MIXED_VALUE_REGS = 128, 192
+# mixed: 120 + 2 x 192 = 504 = 3 x 168, what the launch gave 384 threads (setmaxnreg cannot hand out more:
+# 128 + 2 x 192 waited forever on an H200; 128 + 2 x 184 serializes the value products)
+MIXED_SCORER_REGS, MIXED_VALUE_REGS = 120, 192
 V_COLS, P_OFF, V_SCALE_OFF = 256, 32768, 40960  # values_registers: raw rows, P, scales
 V_SMEM_BYTES = V_SCALE_OFF + ROWS * 4 * 4 + 1024
 PERM = [4 * (s // 2 % 4) + s % 2 + 2 * (s // 8) for s in range(16)]  # k-slot -> dim within a 16

@@ -176,6 +176,12 @@ GENOMES = {
                                             GATHER_LANES=8, NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="i8",
                                             PDL=True, Q_LOAD="tma", SPLIT_STEP="tile", FIRST_GATHER="pair_first",
                                             PAIRING="adaptive"),
+    "scorer_fp8_siblings_i8_adaptive_bf16_places": dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer",
+                                                        KV_FORMAT="fp8_656", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
+                                                        THREADS=256, TOPK_TILE=32, STAGES=2, GATHER_LANES=8,
+                                                        NUM_SPLITS="auto", COMBINE="siblings", PARTIALS="i8", PDL=True,
+                                                        Q_LOAD="tma", SPLIT_STEP="tile", FIRST_GATHER="pair_first",
+                                                        PAIRING="adaptive", FP8_RAW_PLACES="bf16"),
     "wgmma_bf16_siblings_16splits": dict(MMA="wgmma", KV_FORMAT="bf16", HEADS_PER_CTA=64, HEADS_PER_WARP=16,
                                          THREADS=256, TOPK_TILE=64, STAGES=2, NUM_SPLITS=16, COMBINE="siblings",
                                          PARTIALS="bf16"),
@@ -243,6 +249,7 @@ def test_the_chosen_genomes_cover_the_axes_the_template_branches_on():
     assert {g.get("Q_LOAD", "cp_async") for g in GENOMES.values()} == {"cp_async", "tma"}
     assert {g.get("ROW_STORE", "threads") for g in GENOMES.values()} == {"threads", "bulk", "staged"}
     assert {g.get("SCHEDULE", "lockstep") for g in GENOMES.values()} == {"lockstep", "pingpong", "scorer"}
+    assert {g.get("FP8_RAW_PLACES", "odd_flipped") for g in GENOMES.values()} == {"odd_flipped", "bf16"}
     assert {1, 3} <= values("STAGES")
     assert values("MMA") == {"mma_sync", "wgmma"}
     assert {g.get("PIPELINE", "serial") for g in GENOMES.values()} == {"serial", "overlap", "seesaw"}

@@ -26,7 +26,7 @@ def test_both_paths_build_without_spills_and_keep_their_products_asynchronous(tm
     assert {k.name for k in build.kernels} == set(script.KERNELS)
     # (the three-warpgroup kernel too: its registers as setmaxnreg hands them out)
     assert "wgmma.mma_async instructions are serialized" not in build.log, build.log
-    assert "setmaxnreg.inc.sync.aligned.u32 192" in source and "setmaxnreg.dec.sync.aligned.u32 128" in source
+    assert "setmaxnreg.inc.sync.aligned.u32 192" in source and "setmaxnreg.dec.sync.aligned.u32 120" in source
     assert "warning" not in build.log.lower(), build.log  # e.g. two declarations of the dynamic shared memory
     assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in source
     assert "e4m3x4_to_bf16x4_scaled" in source and "endblock" not in source  # the template's conversion, its tags gone
