@@ -27,6 +27,9 @@ def test_both_paths_build_without_spills_and_keep_their_products_asynchronous(tm
     # (the three-warpgroup kernel too: its registers as setmaxnreg hands them out)
     assert "wgmma.mma_async instructions are serialized" not in build.log, build.log
     assert "setmaxnreg.inc.sync.aligned.u32 192" in source and "setmaxnreg.dec.sync.aligned.u32 120" in source
+    # setmaxnreg.inc waits until the CTA's pool holds what it asks for, and the pool is what the launch
+    # gave (384 threads x 168): 128 + 2 x 192 hung the mixed kernel on an H200 (fifty-fourth session)
+    assert script.MIXED_SCORER_REGS + 2 * script.MIXED_VALUE_REGS <= 3 * 168
     assert "warning" not in build.log.lower(), build.log  # e.g. two declarations of the dynamic shared memory
     assert "ldmatrix.sync.aligned.m8n8.x4.shared.b16" in source
     assert "e4m3x4_to_bf16x4_scaled" in source and "endblock" not in source  # the template's conversion, its tags gone

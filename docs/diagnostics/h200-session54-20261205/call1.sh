@@ -5,7 +5,7 @@
 # register design's three warpgroups at once ("mixed": scores beside both value warpgroups on the
 # same raw rows), whose slowest warpgroup's cycles a 64-row tile are what a pair would cost without
 # hand-offs. Run from the repository root, carrying .whl:
-#   bash docs/diagnostics/h100-session54-20261205/call1.sh
+#   bash docs/diagnostics/h200-session54-20261205/call1.sh
 n=1; source scripts/device/call_env.sh
 t0=$(date +%s)
 timeout 150 python3 scripts/device/fp8_operand_paths.py --iters 256 > "$OUT/call1-operand_paths.log" 2>&1
