@@ -69,3 +69,17 @@ def test_the_value_side_regroups_ldmatrix_trans_pairs_into_one_column_two_rows()
             selector = 0x3120
             regrouped = [register[(selector >> (4 * i)) & 0xF] for i in range(4)]
             assert regrouped == [(2 * q, 2 * g), (2 * q + 1, 2 * g), (2 * q, 2 * g + 1), (2 * q + 1, 2 * g + 1)]
+
+
+def test_the_check_fails_a_nan_in_any_part_of_the_sums():
+    # the mixed kernel's check covers the scores and the value sums: an unwritten (NaN-poisoned)
+    # sum in either must fail it, whichever comes first (max() over [error, nan] would keep the error)
+    worst = _script().worst_rel_l2
+    want = torch.ones(4, 4, dtype=torch.float64)
+    close, poisoned = want * (1 + 1e-6), want.clone()
+    poisoned[1, 2] = float("nan")
+    assert worst((close, want), (close, want)) < 1e-5
+    assert worst((close, want), (want * 1.5, want)) == pytest.approx(0.5)
+    for pairs in (((close, want), (poisoned, want)), ((poisoned, want), (close, want))):
+        result = worst(*pairs)
+        assert result != result and not result < 1e-3
