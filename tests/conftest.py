@@ -39,9 +39,10 @@ def faulty_request():
     def make(fault: str, device_kind: str = "cpu", **fields) -> dict:
         # stop_after_verify must know how many calls the harness checks on this kind of device:
         # its first call, then each verification shape twice (the check and the determinism repeat)
-        checked = 1 + 2 * len(SparseMlaDecode().verify_shapes(device_kind))
+        problem = SparseMlaDecode()
+        checked = 1 + 2 * len(problem.verify_shapes(device_kind))
         # slow_in_layer must know how many graphs the benchmark captures: one a workload
-        captures = len(SparseMlaDecode().workloads(device_kind))
+        captures = len(problem.workloads(device_kind))
         source = template.render({"FAULT": fault, "CHECKED_CALLS": checked, "BENCH_CAPTURES": captures})
         return template.request(source, **{"seed": 11, "bench": False, **fields})
 

@@ -48,7 +48,9 @@ def test_a_kernel_fast_only_in_the_benchmark_is_rejected_inside_the_layer_on_a_g
     runner = module_worker("cuda", timeout_s=600)
     result = runner.evaluate(faulty_request(fault, device_kind="cuda", bench=True, e2e=True))
     assert (result["status"], result["stage"]) == (status, stage), result["error"]
-    if fault == "none":
+    if fault == "none":  # the guard passed it (status ok): its figures for docs/BENCHMARKS.md
+        assert [e["name"] for e in result["e2e"]] == ["b1_ctx32k", "b64_ctx32k"]
         for e in result["e2e"]:
             print(fault, json.dumps(e))
-            assert e["attention_us"] < 2 * e["alone_us"] + 10
+    else:  # rejected by the guard's own comparison, after timing the layer again
+        assert "inside the decode layer" in result["error"] and "alone, twice" in result["error"], result["error"]
