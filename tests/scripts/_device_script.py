@@ -5,10 +5,15 @@ its kernels built with the local nvcc."""
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 DEVICE_SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "device"
+# the tests that build a device script's kernels with the local nvcc (CI has it; a bare machine may not)
+NEEDS_NVCC = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 
 def load_device_script(file_name: str):

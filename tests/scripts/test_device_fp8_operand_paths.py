@@ -6,14 +6,12 @@ ldmatrix.trans hands a lane into one column's two rows a pair."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 import torch
 
-from tests.scripts._device_script import build_without_spills, load_device_script
+from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 
 def _script():

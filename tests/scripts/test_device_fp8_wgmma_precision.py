@@ -5,21 +5,19 @@ hi alone, on inputs drawn as the harness draws them."""
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 import torch
 
 from evaluators import sparse_mla as M
 from evaluators.problem import Workload
-from tests.scripts._device_script import build_without_spills, load_device_script
+from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
 
 
 def _script():
     return load_device_script("fp8_wgmma_precision.py")
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@NEEDS_NVCC
 def test_the_kernel_builds_with_fp8_products_and_nothing_for_the_compiler_to_note(tmp_path):
     source, build = build_without_spills(_script(), tmp_path)
     assert [k.name for k in build.kernels] == ["fp8_block_sums"]

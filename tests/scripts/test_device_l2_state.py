@@ -4,14 +4,12 @@ it times beside the genomes) builds for sm_90a and reads every 16-byte piece of 
 from __future__ import annotations
 
 import re
-import shutil
-
 import pytest
 
 from evaluators.cuda_compile import compile_cuda
-from tests.scripts._device_script import load_device_script
+from tests.scripts._device_script import NEEDS_NVCC, load_device_script
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 
 def _script():

@@ -5,13 +5,11 @@ instruction it is named for, on nonzero data."""
 from __future__ import annotations
 
 import re
-import shutil
-
 import pytest
 
-from tests.scripts._device_script import build_without_spills, load_device_script
+from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 
 def test_every_mode_builds_without_spills_and_moves_64_kb_a_cta(tmp_path):

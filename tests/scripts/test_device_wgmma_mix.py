@@ -5,13 +5,11 @@ accumulators in flight, would time something other than the products), on random
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from tests.scripts._device_script import build_without_spills, load_device_script
+from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 
 def test_every_kernel_builds_with_asynchronous_products(tmp_path):

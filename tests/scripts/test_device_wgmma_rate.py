@@ -3,13 +3,11 @@ source of A) build for sm_90a with their products in SASS, on random data and wi
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
-from tests.scripts._device_script import build_without_spills, load_device_script
+from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 
 def _script():
