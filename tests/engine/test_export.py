@@ -19,6 +19,7 @@ from engine.export import Timing, contenders, covered_ranges, export, fewest_ker
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
+from tests.marks import NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 RUN = REPO / "docs" / "runs" / "h200-cuda15-20261205"  # bf16 default genome bbecde8e3b09354b, 20 FP8 genomes
@@ -289,7 +290,7 @@ def test_a_winner_whose_code_regions_an_llm_rewrote_ships_with_its_own_code(tmp_
     assert "// the LLM's region" not in (tmp_path / "export" / "kernels" / f"{default['genome_id']}.cu").read_text()
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@NEEDS_NVCC
 def test_cuda_kernels_ship_as_cubins_built_as_the_run_built_them(two_genome_run, tmp_path):
     run, default_id, other = two_genome_run
     (run / "cubins").mkdir()  # the run's own build cache, as the worker leaves it where the run ran

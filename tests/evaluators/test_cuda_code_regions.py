@@ -5,7 +5,6 @@ marked without changing any genome's kernel, a rewritten region builds through `
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template, render_text
+from tests.marks import NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE_REL = "templates/sparse_mla.cu.j2"
 TEMPLATE = load_template(REPO / TEMPLATE_REL)
 SPACE = TEMPLATE.load_space()
-needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 # the small-batch FP8 genome of docs/diagnostics/h200-session44-20261204/variants3.json
 SCORER_FP8 = dict(MMA="wgmma", PIPELINE="seesaw", SCHEDULE="scorer", STAGES=2, Q_LOAD="tma", TOPK_TILE=32,
@@ -75,7 +74,7 @@ def run_compile(*args) -> subprocess.CompletedProcess:
                           cwd=REPO, capture_output=True, text=True, timeout=600)
 
 
-@needs_nvcc
+@NEEDS_NVCC
 def test_engine_compile_builds_a_rewritten_region_and_types_a_broken_one(tmp_path):
     own = TEMPLATE.regions["e4m3_to_bf16"]
     # a rewrite that reads a gene, as an LLM's may: a source of its own, built on its own

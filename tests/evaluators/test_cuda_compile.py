@@ -4,7 +4,6 @@ resource figures of ptxas; a genome that breaks compilation is a compile status,
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,9 @@ import pytest
 from engine.template import load_template
 from evaluators.cuda_compile import (CompileAhead, build_key, compile_cuda, compiler_notes, cuobjdump_path,
                                      parse_ptxas, unsupported_gpu)
+from tests.marks import NEEDS_NVCC
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2"

@@ -8,13 +8,11 @@ output)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from engine.template import load_template
+from tests.marks import NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = load_template(REPO / "templates" / "sparse_mla.cu.j2")
@@ -86,7 +84,7 @@ def snippet() -> str:
     return source[begin:end]
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@NEEDS_NVCC
 def test_every_e4m3_pair_dequantizes_exactly_at_every_scale(tmp_path):
     program = tmp_path / "check.cu"
     program.write_text(CHECK % {"snippet": snippet()})

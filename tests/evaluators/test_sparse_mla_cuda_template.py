@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,10 +18,11 @@ from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead
 from evaluators.sparse_mla_cuda import (SIBLING_WORDS, ContractError, LaunchContract, combine_threads, parse_contract,
                                         partial_buffers, query_map_arguments, split_grid, split_plan)
+from tests.marks import NEEDS_NVCC
 from tests.scripts._device_script import load_device_script
 from tests.sparse_mla_source import merge_dispatch
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+pytestmark = NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE_REL = "templates/sparse_mla.cu.j2"

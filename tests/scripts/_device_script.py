@@ -5,15 +5,12 @@ its kernels built with the local nvcc."""
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
 from pathlib import Path
 
-import pytest
+from tests.marks import NEEDS_NVCC  # noqa: F401  (the device scripts' tests take it from here)
 
 DEVICE_SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "device"
-# the tests that build a device script's kernels with the local nvcc (CI has it; a bare machine may not)
-NEEDS_NVCC = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
 
 def load_device_script(file_name: str):
