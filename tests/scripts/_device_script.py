@@ -8,8 +8,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from tests.marks import NEEDS_NVCC  # noqa: F401  (the device scripts' tests take it from here)
-
 DEVICE_SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "device"
 
 

@@ -5,12 +5,12 @@ hi alone, on inputs drawn as the harness draws them."""
 
 from __future__ import annotations
 
-import pytest
 import torch
 
 from evaluators import sparse_mla as M
 from evaluators.problem import Workload
-from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
+from tests.marks import NEEDS_NVCC
+from tests.scripts._device_script import build_without_spills, load_device_script
 
 
 def _script():

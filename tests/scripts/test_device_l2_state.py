@@ -4,10 +4,10 @@ it times beside the genomes) builds for sm_90a and reads every 16-byte piece of 
 from __future__ import annotations
 
 import re
-import pytest
 
 from evaluators.cuda_compile import compile_cuda
-from tests.scripts._device_script import NEEDS_NVCC, load_device_script
+from tests.marks import NEEDS_NVCC
+from tests.scripts._device_script import load_device_script
 
 pytestmark = NEEDS_NVCC
 

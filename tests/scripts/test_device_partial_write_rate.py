@@ -5,9 +5,9 @@ instruction it is named for, on nonzero data."""
 from __future__ import annotations
 
 import re
-import pytest
 
-from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
+from tests.marks import NEEDS_NVCC
+from tests.scripts._device_script import build_without_spills, load_device_script
 
 pytestmark = NEEDS_NVCC
 

@@ -5,9 +5,8 @@ accumulators in flight, would time something other than the products), on random
 
 from __future__ import annotations
 
-import pytest
-
-from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
+from tests.marks import NEEDS_NVCC
+from tests.scripts._device_script import build_without_spills, load_device_script
 
 pytestmark = NEEDS_NVCC
 

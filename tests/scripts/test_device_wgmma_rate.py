@@ -3,9 +3,8 @@ source of A) build for sm_90a with their products in SASS, on random data and wi
 
 from __future__ import annotations
 
-import pytest
-
-from tests.scripts._device_script import NEEDS_NVCC, build_without_spills, load_device_script
+from tests.marks import NEEDS_NVCC
+from tests.scripts._device_script import build_without_spills, load_device_script
 
 pytestmark = NEEDS_NVCC
 
