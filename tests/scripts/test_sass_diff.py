@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from evaluators.cuda_compile import cuobjdump_path
+from tests.marks import NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2"
 
 
-pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None or cuobjdump_path() is None,
-                                reason="needs nvcc and cuobjdump")
+pytestmark = [NEEDS_NVCC, pytest.mark.skipif(cuobjdump_path() is None, reason="needs cuobjdump")]
 
 
 GENOMES = {"narrow": {"THREADS": 64, "UNROLL": 1}, "wide": {"THREADS": 256, "UNROLL": 16, "SMEM_FLOATS": 8192},
