@@ -8,6 +8,7 @@ not a simulated one; curves are best-so-far against evaluations.
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ class Sweep:
 
 def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "score") -> Sweep:
     """A recorded run as the answer to every evaluation: per genome, the value of ``objective``
-    (relative to the run's baseline, the default genome) or None where it failed."""
+    (relative to the default genome of its problem, as the run scored it) or None where it failed."""
     config = read_config(run_dir)
     if template is not None:
         other = load_template(template)
@@ -59,14 +60,20 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
                         f"choose from {sorted(OBJECTIVES)}")
     # a sweep is of the template's own code: genomes with regions an LLM rewrote are not points of it
     records = [r for r in read_records(run_dir) if r["kind"] == "genome" and r["params_json"] and not r.get("code_json")]
-    baseline = next((workload_times(r) for r in records if r["operator"] == "default" and r["status"] == "ok"), {})
+    # each problem's default genome (the cache format's, ...) is its genomes' baseline, as in the loop
+    baselines: dict[str, dict[str, float]] = {}
+    for r in records:
+        if r["operator"] == "default" and r["status"] == "ok":
+            baselines.setdefault(tpl.problem_key(json.loads(r["params_json"])), workload_times(r))
+    first = next(iter(baselines.values()), {})
     values: dict[str, float | None] = {}
     for r in records:
-        key = canonical_json(Genome(r["params_json"], r["template_hash"]).params)
+        params = Genome(r["params_json"], r["template_hash"]).params
+        key = canonical_json(params)
         if objective == "score":
             values[key] = r["score"]
         else:
-            vector = evaluate_objectives((objective,), r, baseline)
+            vector = evaluate_objectives((objective,), r, baselines.get(tpl.problem_key(params), first))
             values[key] = vector[0] if vector else None
     if not any(v is not None for v in values.values()):
         raise UserError(f"{run_dir}: no genome of the sweep carries objective {objective!r}")

@@ -96,10 +96,6 @@ def covered_ranges(values: list[int]) -> dict[int, list[int]]:
     return ranges
 
 
-def _group_key(template: Template, params: Mapping[str, Any]) -> str:
-    return json.dumps(template.problem_kwargs(params), sort_keys=True)
-
-
 def _ok_genome_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = [r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r["params_json"]]
     cpu = [r["genome_id"] for r in rows if r["cpu_row"]]
@@ -125,7 +121,7 @@ def _defaults(template: Template, params_of: dict[str, dict[str, Any]], operator
             key = json.dumps(reference_problem(template), sort_keys=True)
             gid = reference_id
         elif gid in params_of:
-            key = _group_key(template, params_of[gid])
+            key = template.problem_key(params_of[gid])
         else:
             raise UserError(f"--default {gid}: no ok genome of that id in {run_dir}")
         if key in chosen and chosen[key] != gid:
@@ -136,7 +132,7 @@ def _defaults(template: Template, params_of: dict[str, dict[str, Any]], operator
     genes = [gene for _, gene in template.problem_args]
     for gid in sorted(params_of, key=lambda g: operator_of[g] != "default"):  # the run's own default first
         params = params_of[gid]
-        key = _group_key(template, params)
+        key = template.problem_key(params)
         if key not in chosen and (operator_of[gid] == "default"
                                   or params == {**space_default, **{g: params[g] for g in genes}}):
             chosen[key] = gid
@@ -209,7 +205,7 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
                          named_defaults or [], reference_id, run_dir, config.fixed)
     groups: dict[str, list[str]] = {}
     for gid, params in params_of.items():
-        groups.setdefault(_group_key(template, params), []).append(gid)
+        groups.setdefault(template.problem_key(params), []).append(gid)
     kernels: dict[str, dict[str, Any]] = {}
 
     def kernel(gid: str) -> str:

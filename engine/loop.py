@@ -1,8 +1,8 @@
 """The evolve loop: ask -> validate -> render -> evaluate (isolated worker) -> record -> tell.
 
-The loop owns the budget, deduplication, persistence and the baseline. Strategies never see a
-device; the runner is injected, so the loop runs the same on a GPU, under the Triton
-interpreter, or against a stub in tests.
+The loop owns the budget, deduplication, persistence and the baselines (a default genome for
+each problem the template's genes pose). Strategies never see a device; the runner is injected,
+so the loop runs the same on a GPU, under the Triton interpreter, or against a stub in tests.
 """
 
 from __future__ import annotations
@@ -30,6 +30,15 @@ class Runner(Protocol):
     def evaluate(self, request: dict[str, Any]) -> dict[str, Any]: ...
 
 
+@dataclass(frozen=True)
+class Baseline:
+    """What scores are relative to: a record's times by workload (the decode layer's prefixed
+    with "e2e:") and its name."""
+
+    times: dict[str, float]
+    name: str
+
+
 @dataclass
 class RunState:
     """What the loop knows of the run so far (rebuilt from Parquet on --resume)."""
@@ -38,8 +47,10 @@ class RunState:
     attempts: int = 0              # genome attempts, the unit of the budget
     next_attempt: int = 0          # attempt numbers of all rows, reference included
     reference: dict[str, Any] | None = None
-    baseline: dict[str, float] = field(default_factory=dict)
-    baseline_name: str = ""
+    # problem key (Template.problem_key) -> its default genome's times: an FP8 genome is scored
+    # against the FP8 default, not against the bf16 one, which solves another problem
+    baselines: dict[str, Baseline] = field(default_factory=dict)
+    reference_baseline: Baseline | None = None  # the PyTorch path's, where no default is ok
 
 
 class EvolveLoop:
@@ -74,21 +85,24 @@ class EvolveLoop:
                 continue  # an invalid proposal: counted, nothing to tell
             self.state.records[r["genome_id"]] = r
             if r["operator"] == "default" and r["status"] == Status.OK.value:
-                self._set_baseline(r, f"default genome {r['genome_id']}")
+                self._set_baseline(r)
             evaluated.append(r)
-        if not self.state.baseline and self.state.reference and self.state.reference["status"] == "ok":
-            self._set_baseline(self.state.reference, "pytorch reference path")
+        if self.state.reference and self.state.reference["status"] == Status.OK.value:
+            self.state.reference_baseline = _baseline(self.state.reference, "pytorch reference path")
         self.strategy.tell([self._told(r) for r in evaluated])
 
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
         if self.state.reference is None:
             self.state.reference = self.evaluate_reference()
-        default = self.space.default_params()
-        if self.state.attempts < self.budget and self._genome(default).genome_id not in self.state.records:
-            self.attempt(Proposal(default, "default"))
-        if not self.state.baseline and self.state.reference["status"] == Status.OK.value:
-            self._set_baseline(self.state.reference, "pytorch reference path")
+            if self.state.reference["status"] == Status.OK.value:
+                self.state.reference_baseline = _baseline(self.state.reference, "pytorch reference path")
+        # a default genome for each problem (the space's defaults first), each its problem's
+        # baseline; evaluated together where the runner has several workers
+        defaults = [Proposal(params, "default") for params in self.template.problem_defaults(self.space)
+                    if self._genome(params).genome_id not in self.state.records]
+        if defaults and self.state.attempts < self.budget:
+            self.attempt_batch(defaults[:self.budget - self.state.attempts])
         width = getattr(self.runner, "width", 1)  # requests worth sending at once (GPUs)
         idle_rounds = 0
         while self.state.attempts < self.budget:
@@ -167,7 +181,7 @@ class EvolveLoop:
         assert job.outcome is not None
         record = self._row(job.genome, job.proposal, job.outcome)
         if job.proposal.operator == "default" and record["status"] == Status.OK.value:
-            self._set_baseline(record, f"default genome {job.genome.genome_id}")
+            self._set_baseline(record)
         record["score"], record["baseline"] = self._score(record)
         self._persist(record, job.proposal)
         self.strategy.tell([self._told(record)])
@@ -176,7 +190,7 @@ class EvolveLoop:
     # -- pieces ------------------------------------------------------------------------------
     def _told(self, record: dict[str, Any]) -> Told:
         genome = Genome(record["params_json"], record["template_hash"], record.get("code_json") or "")
-        vector = objective_vector(self.objectives, record, self.state.baseline)
+        vector = objective_vector(self.objectives, record, self._baseline_of(record).times)
         single = record["score"] if self.objectives == ("score",) else (vector[0] if vector else None)
         return Told(record["genome_id"], genome.params, single, vector if len(self.objectives) > 1 else None,
                     told_detail(record), genome.code or None)
@@ -184,7 +198,7 @@ class EvolveLoop:
     def pareto(self) -> list[dict[str, Any]]:
         """The non-dominated genomes of the run under its objectives (derived from the records)."""
         points = [(gid, v) for gid, r in self.state.records.items()
-                  if (v := objective_vector(self.objectives, r, self.state.baseline)) is not None]
+                  if (v := objective_vector(self.objectives, r, self._baseline_of(r).times)) is not None]
         return [{"genome_id": gid, "objectives": dict(zip(self.objectives, v)),
                  "params": json.loads(self.state.records[gid]["params_json"])}
                 for gid, v in pareto_front(points)]
@@ -250,12 +264,21 @@ class EvolveLoop:
         }
 
     def _score(self, record: dict[str, Any]) -> tuple[float | None, str | None]:
-        vector = objective_vector(("score",), record, self.state.baseline)
-        return (vector[0], self.state.baseline_name) if vector else (None, None)
+        baseline = self._baseline_of(record)
+        vector = objective_vector(("score",), record, baseline.times)
+        return (vector[0], baseline.name) if vector else (None, None)
 
-    def _set_baseline(self, record: dict[str, Any], name: str) -> None:
-        # the decode layer's times ride along (prefixed), for the e2e objective
-        self.state.baseline, self.state.baseline_name = workload_times(record) | e2e_times(record), name
+    def _baseline_of(self, record: dict[str, Any]) -> Baseline:
+        """The times a genome is scored against: its own problem's default genome where that is
+        ok; else the default of the space's defaults' problem; else the PyTorch path; else none."""
+        keys = [self.template.problem_key(json.loads(record["params_json"]))] if record.get("params_json") else []
+        keys.append(self.template.problem_key(self.space.default_params()))
+        found = next((self.state.baselines[k] for k in keys if k in self.state.baselines), None)
+        return found or self.state.reference_baseline or _NO_BASELINE
+
+    def _set_baseline(self, record: dict[str, Any]) -> None:
+        key = self.template.problem_key(json.loads(record["params_json"]))
+        self.state.baselines[key] = _baseline(record, f"default genome {record['genome_id']}")
 
     def _persist(self, record: dict[str, Any], proposal: Proposal) -> None:
         self.writer.append([record])
@@ -317,6 +340,13 @@ class _Job:
     injected: dict[str, Any] | None = None   # the fire-drill copy's request, if one was drawn
     outcome: dict[str, Any] | None = None
 
+
+def _baseline(record: dict[str, Any], name: str) -> Baseline:
+    # the decode layer's times ride along (prefixed), for the e2e objective
+    return Baseline(workload_times(record) | e2e_times(record), name)
+
+
+_NO_BASELINE = Baseline({}, "")
 
 _WORKLOAD_FIELDS = ("name", "batch", "heads", "topk", "context", "median_us", "iqr_us", "min_us",
                     "n_samples", "tflops", "gbps", "roofline_floor_us", "roofline_frac")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import itertools
 import json
 import re
 import secrets
@@ -39,7 +40,7 @@ import jinja2.meta
 import jinja2.sandbox
 
 from engine.errors import UserError
-from engine.genome import Space, Value, canonical_code, code_violations
+from engine.genome import InvalidGenome, Space, Value, canonical_code, code_violations
 from engine.space_file import load_space
 
 _FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
@@ -85,6 +86,27 @@ class Template:
     def problem_kwargs(self, params: Mapping[str, Value]) -> dict[str, Value]:
         """The problem's arguments for one genome (the cache format a CUDA genome reads, ...)."""
         return {arg: params[gene] for arg, gene in self.problem_args}
+
+    def problem_key(self, params: Mapping[str, Value]) -> str:
+        """The problem a genome solves, as one string (JSON of its problem arguments; "{}" for a
+        template without genes that change the problem): genomes of one key are compared."""
+        return json.dumps(self.problem_kwargs(params), sort_keys=True)
+
+    def problem_defaults(self, space: Space) -> list[dict[str, Value]]:
+        """One default genome for every problem the space's genes can pose: the space's defaults
+        first, then, for each other combination of the problem genes' values (in their declared
+        order), the defaults with those values, or the slice's first valid genome where a
+        constraint excludes that (``Space.restrict``). Combinations no genome has are left out."""
+        defaults = [space.default_params()]
+        genes = [gene for _, gene in self.problem_args]
+        for values in itertools.product(*(space.gene(gene).values for gene in genes)):
+            try:
+                params = space.restrict(dict(zip(genes, values))).default_params()
+            except InvalidGenome:
+                continue
+            if all(self.problem_key(params) != self.problem_key(d) for d in defaults):
+                defaults.append(params)
+        return defaults
 
     def request(self, source: str | None, params: Mapping[str, Value] | None = None, **fields) -> dict:
         """One evaluation request for a worker: this template's problem, language and entry, the

@@ -1,0 +1,139 @@
+"""Genes that change the problem (the cache format): each problem gets its own default genome,
+and every genome is scored against the default of the problem it solves. Runs of a two-format
+fixture kernel with the real worker under the interpreter."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from engine.loop import EvolveLoop
+from engine.run_folder import open_run
+from engine.space_file import load_space
+from engine.store.reader import read_records
+from engine.store.writer import ResultsWriter
+from engine.strategies import make_strategy
+from engine.template import load_template
+from evaluators.runner import WorkerRunner
+
+REPO = Path(__file__).resolve().parents[2]
+FORMATS = REPO / "tests" / "fixtures" / "templates" / "sparse_mla_formats.triton.j2"
+CUDA = REPO / "templates" / "sparse_mla.cu.j2"
+
+
+def _format(record) -> str:
+    return json.loads(record["params_json"])["KV_FORMAT"]
+
+
+def _run(run_dir: Path, runner, budget: int, resume: bool = False) -> tuple[EvolveLoop, list[dict]]:
+    template = load_template(FORMATS)
+    space = template.load_space()
+    config = open_run(run_dir, template, "random", 5, resume)
+    loop = EvolveLoop(template, space, make_strategy("random", space, 5), runner,
+                      ResultsWriter(run_dir, config.run_id), budget, cpu_rows=True)
+    loop.restore(read_records(run_dir))
+    loop.run()
+    return loop, read_records(run_dir)
+
+
+@pytest.fixture(scope="module")
+def runner(module_worker):
+    return module_worker("cpu", timeout_s=120)
+
+
+@pytest.fixture(scope="module")
+def whole_run(tmp_path_factory, runner):
+    """The fixture's whole space (four genomes, two a format) as one run."""
+    run_dir = tmp_path_factory.mktemp("formats") / "run"
+    loop, records = _run(run_dir, runner, budget=4)
+    return run_dir, loop, records
+
+
+def test_each_cache_format_has_its_default_evaluated_first(whole_run):
+    _, _, records = whole_run
+    genomes = [r for r in records if r["kind"] == "genome"]
+    assert [r["operator"] for r in genomes[:2]] == ["default", "default"]
+    assert [_format(r) for r in genomes[:2]] == ["bf16", "fp8_656"]
+    assert all(r["operator"] != "default" for r in genomes[2:]) and len(genomes) == 4
+    for r in genomes:
+        assert r["status"] == "ok", r["error"]
+
+
+def test_every_genome_is_scored_against_its_own_formats_default(whole_run):
+    _, _, records = whole_run
+    genomes = [r for r in records if r["kind"] == "genome"]
+    defaults = {_format(r): r for r in genomes if r["operator"] == "default"}
+    for r in genomes:
+        own = defaults[_format(r)]
+        assert r["baseline"] == f"default genome {own['genome_id']}"
+        base = {w["name"]: w["median_us"] for w in own["workloads"]}
+        ratios = [w["median_us"] / base[w["name"]] for w in r["workloads"]]
+        assert len(ratios) == len(base) == 4
+        assert r["score"] == pytest.approx(math.exp(sum(map(math.log, ratios)) / len(ratios)), rel=1e-9)
+    assert [defaults[f]["score"] for f in ("bf16", "fp8_656")] == pytest.approx([1.0, 1.0], abs=1e-12)
+
+
+def test_a_resumed_run_rebuilds_each_formats_baseline(whole_run):
+    run_dir, loop, _ = whole_run
+    template = load_template(FORMATS)
+    space = template.load_space()
+    again = EvolveLoop(template, space, make_strategy("random", space, 5), None,
+                       ResultsWriter(run_dir, "unused"), 4, cpu_rows=True)
+    again.restore(read_records(run_dir))
+    assert again.state.baselines == loop.state.baselines
+    assert sorted(again.state.baselines) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
+
+
+class _BrokenFp8Default(WorkerRunner):
+    """The real worker, handed a kernel that cannot compile in place of the FP8 default's."""
+
+    def evaluate(self, request):
+        if request.get("problem_args") == {"kv_format": "fp8_656"} and "BK=128" in (request["source"] or ""):
+            request = {**request, "source": request["source"].replace("def sparse_mla_decode(", "def (")}
+        return super().evaluate(request)
+
+
+def test_a_format_whose_default_failed_is_scored_against_the_first_default_and_says_so(tmp_path):
+    runner = _BrokenFp8Default(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        _, records = _run(tmp_path / "run", runner, budget=4)
+    finally:
+        runner.stop()
+    genomes = {(_format(r), json.loads(r["params_json"])["BLOCK_K"]): r for r in records if r["kind"] == "genome"}
+    assert genomes["fp8_656", 128]["status"] != "ok" and genomes["fp8_656", 128]["score"] is None
+    bf16_default = genomes["bf16", 128]
+    fp8 = genomes["fp8_656", 64]
+    assert fp8["status"] == "ok", fp8["error"]
+    assert fp8["baseline"] == f"default genome {bf16_default['genome_id']}"
+
+
+def test_the_cuda_template_poses_one_problem_a_cache_format():
+    template = load_template(CUDA)
+    space = template.load_space()
+    defaults = template.problem_defaults(space)
+    assert defaults[0] == space.default_params()
+    assert [d["KV_FORMAT"] for d in defaults] == ["bf16", "fp8_656"]
+    assert all(space.is_valid(d) for d in defaults)
+    # genes other than the problem's keep their defaults where the constraints allow
+    assert {k: v for k, v in defaults[1].items() if k != "KV_FORMAT"} == \
+        {k: v for k, v in defaults[0].items() if k != "KV_FORMAT"}
+    (fixed,) = template.problem_defaults(space.restrict({"KV_FORMAT": "fp8_656"}))
+    assert fixed["KV_FORMAT"] == "fp8_656"
+
+
+def test_where_a_constraint_excludes_the_defaults_the_problems_first_valid_genome_stands_in(tmp_path):
+    text = (REPO / "tests" / "fixtures" / "genomes" / "formats.toml").read_text()
+    path = tmp_path / "formats.toml"
+    path.write_text(text + '\n[[constraints]]\nexpr = "KV_FORMAT == \'bf16\' or BLOCK_K == 64"\n'
+                    'why = "no 128-row tiles of FP8 rows"\n')
+    defaults = load_template(FORMATS).problem_defaults(load_space(path))
+    assert defaults == [{"KV_FORMAT": "bf16", "BLOCK_K": 128}, {"KV_FORMAT": "fp8_656", "BLOCK_K": 64}]
+
+
+def test_a_template_without_problem_genes_has_the_one_default():
+    template = load_template(REPO / "templates" / "sparse_mla.triton.j2")
+    space = template.load_space()
+    assert template.problem_defaults(space) == [space.default_params()]
