@@ -70,14 +70,13 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     llm = llm_summary(run_dir / "llm")
     if llm:
         print(llm, file=out)
-    scored = sorted((r for r in genomes if r["score"] is not None), key=lambda r: r["score"])
-    if scored:
-        print(f"\ntop {min(top, len(scored))} by score (geomean time relative to {scored[0]['baseline']}):", file=out)
-        for r in scored[:top]:
-            print(f"  {r['score']:.3f}  {r['genome_id']}  {genome_text(r)}", file=out)
-    _print_e2e(([reference] if reference else []) + scored[:top], out)
+    groups = problem_groups(records, _problem_genes(run_dir, config))
+    leaders: list[dict[str, Any]] = []
+    for group, members in groups.items():  # scores of one problem share a baseline: its default genome
+        leaders += _print_top(members, group, top, out)
+    _print_e2e(([reference] if reference else []) + leaders, out)
     ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
-    for group, members in problem_groups(records, _problem_genes(run_dir, config)).items():
+    for group, members in groups.items():
         _print_best(best_per_workload(members), ref_times, group, out)
     pareto = run_dir / "pareto.json"
     if pareto.is_file():
@@ -139,6 +138,20 @@ def genome_text(record: dict[str, Any]) -> str:
     """A genome's parameters, and the regions an LLM rewrote (their text is in code_json)."""
     code = json.loads(record["code_json"]) if record.get("code_json") else {}
     return record["params_json"] + (f" +code {','.join(sorted(code))}" if code else "")
+
+
+def _print_top(members: list[dict[str, Any]], group: str, top: int, out: TextIO) -> list[dict[str, Any]]:
+    """The best-scored genomes of one problem group, printed; returns them. A group's genomes may
+    be scored against more than one baseline (its own default failed, or a run resumed from
+    before each problem had one), so the header names each."""
+    scored = sorted((r for r in members if r["score"] is not None), key=lambda r: r["score"])[:top]
+    if scored:
+        against = ", ".join(dict.fromkeys(r["baseline"] for r in scored))
+        print(f"\ntop {len(scored)} by score{' for ' + group if group else ''} "
+              f"(geomean time relative to {against}):", file=out)
+        for r in scored:
+            print(f"  {r['score']:.3f}  {r['genome_id']}  {genome_text(r)}", file=out)
+    return scored
 
 
 def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], group: str, out: TextIO) -> None:

@@ -203,10 +203,16 @@ class LlmStrategy:
         statuses = Counter(_status(t) for t in told)
         if statuses:
             lines.append("By status: " + ", ".join(f"{s} {c}" for s, c in statuses.most_common()))
-        default = next((t for t in told if (t.detail or {}).get("operator") == "default"), None)
-        if default is not None and default.objective is not None:
-            lines += ["", f"The default genome ({default.genome_id}, the space's defaults) is the baseline; "
-                          f"its times: {_times_text(default)}"]
+        defaults = [t for t in told if (t.detail or {}).get("operator") == "default" and t.objective is not None]
+        if len(defaults) == 1:
+            lines += ["", f"The default genome ({defaults[0].genome_id}, the space's defaults) is the baseline; "
+                          f"its times: {_times_text(defaults[0])}"]
+        elif defaults:
+            # genes that change the problem (the cache format): each problem has its own default
+            lines += ["", "The default genomes (the space's defaults, one for each problem the genes that change "
+                          "the problem pose, such as the cache format) are the baselines; a genome is scored "
+                          "against the default of its own problem:"]
+            lines += [f"- {t.genome_id} {self._text(t.params, t.code)}\n  times: {_times_text(t)}" for t in defaults]
         lines += ["", "Score: the geometric mean over the workloads of the genome's time over the baseline's "
                       "(lower is better; 1.0 = the baseline)."]
         ok = sorted((t for t in told if t.objective is not None), key=lambda t: t.objective)
