@@ -123,6 +123,31 @@ def test_each_problem_gets_its_own_default_and_a_named_one_is_used(tmp_path):
         dispatch.select(8, 4096, 128, 2048, kv_format="nvfp4")
 
 
+def test_a_run_that_evaluated_each_formats_default_exports_both_without_naming_one(tmp_path):
+    """The loop now evaluates a default genome for each cache format (operator "default"): export
+    takes the FP8 one as that group's default with no --default. The recorded run, copied, with
+    one of its FP8 genomes written again as the FP8 default row such a run holds."""
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(RUN / "run.json", run)
+    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    records = read_records(RUN)
+    fp8 = [r for r in records if r["kind"] == "genome" and r["status"] == "ok"
+           and json.loads(r["params_json"])["KV_FORMAT"] == "fp8_656"]
+    keep = [r for r in records if r["kind"] == "reference" or r["operator"] == "default"] + fp8
+    rows = [{k: v for k, v in r.items() if k not in ("schema_version", "run_id", "created_at")} for r in keep]
+    for i, row in enumerate(rows):
+        row.update(attempt=i, operator="default" if row["genome_id"] == fp8[0]["genome_id"] else row["operator"])
+    ResultsWriter(run, records[0]["run_id"]).append(rows)
+    table = export(run, tmp_path / "export", io.StringIO())
+    (group,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "fp8_656"}]
+    assert group["default"]["genome_id"] == fp8[0]["genome_id"]
+    assert len(group["entries"]) == 12
+    fp8_ids = {r["genome_id"] for r in fp8}
+    assert all(Path(_dispatch(tmp_path / "export").select(b, 4096, 128, 2048, kv_format="fp8_656")).stem in fp8_ids
+               for b in (1, 8, 64, 128))
+
+
 def test_few_kernels_cover_the_table_where_the_fastest_wins_only_by_noise():
     default = Timing(100.0, 1.0)
     # w1: A is fastest by less than the spread, B ties it; w2: only B beats the default
