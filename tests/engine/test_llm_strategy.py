@@ -206,3 +206,14 @@ def test_gene_values_that_mostly_fail_are_summed_up_for_the_model(tmp_path):
     s.tell([layered])
     assert "- L1 score 0.9000 {\"BLOCK_K\":64}\n  times: b1_ctx4k=9.00us; decode layer: b1_ctx32k=131.5us" in s.situation(1)
     assert "BLOCK_H=32" not in text.split("## Gene values")[1].split("##")[0]  # 2 tried: too few to judge
+
+
+def test_each_problems_default_is_shown_as_the_baseline_of_its_own_scores(tmp_path):
+    s = strategy(tmp_path, ChatEndpoint(lambda body: ""))
+    s.tell([told(DEFAULT, "default")])
+    assert "The default genome (" in s.situation(1) and "are the baselines" not in s.situation(1)
+    other = told({**DEFAULT, "NUM_WARPS": 8}, "default")  # a second problem's default, as the loop tells it
+    s.tell([other])
+    text = s.situation(1)
+    assert "are the baselines; a genome is scored against the default of its own problem:" in text
+    assert f"- {other.genome_id} {{\"NUM_WARPS\":8}}\n  times: b1_ctx4k=" in text

@@ -137,3 +137,21 @@ def test_a_template_without_problem_genes_has_the_one_default():
     template = load_template(REPO / "templates" / "sparse_mla.triton.j2")
     space = template.load_space()
     assert template.problem_defaults(space) == [space.default_params()]
+
+
+def test_show_ranks_each_formats_genomes_apart_against_their_own_default(whole_run):
+    import io
+
+    from engine.show import show
+
+    run_dir, _, records = whole_run
+    out = io.StringIO()
+    show(run_dir, out)
+    text = out.getvalue()
+    for fmt in ("bf16", "fp8_656"):
+        default = next(r for r in records if r["operator"] == "default" and _format(r) == fmt)
+        header = f"top 2 by score for KV_FORMAT={fmt} (geomean time relative to default genome {default['genome_id']}):"
+        assert header in text
+        ranked = text.split(header)[1].split("\n\n")[0]
+        ids = {r["genome_id"] for r in records if r["kind"] == "genome" and _format(r) == fmt}
+        assert {line.split()[1] for line in ranked.strip().splitlines()} == ids
