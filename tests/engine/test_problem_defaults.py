@@ -155,3 +155,24 @@ def test_show_ranks_each_formats_genomes_apart_against_their_own_default(whole_r
         ranked = text.split(header)[1].split("\n\n")[0]
         ids = {r["genome_id"] for r in records if r["kind"] == "genome" and _format(r) == fmt}
         assert {line.split()[1] for line in ranked.strip().splitlines()} == ids
+
+
+def test_the_audit_reruns_the_best_of_each_format(whole_run):
+    import io
+
+    from engine.audit import audit
+
+    run_dir, _, records = whole_run
+    out = io.StringIO()
+    fresh = lambda template, folder, device: WorkerRunner(folder / "k", folder / "w.log", device="cpu",  # noqa: E731
+                                                          timeout_s=120)
+    failed = audit(run_dir, 1, fresh, out)
+    text = out.getvalue()
+    assert failed == 0, text
+    best = {}
+    for r in records:
+        if r["kind"] == "genome" and (_format(r) not in best or r["score"] < best[_format(r)]["score"]):
+            best[_format(r)] = r
+    assert "top 2 genomes (up to 1 of each of 2 problems)" in text
+    audited = [line.split()[0] for line in text.splitlines() if "reproduces" in line]
+    assert audited == [best["bf16"]["genome_id"], best["fp8_656"]["genome_id"]]
