@@ -196,12 +196,16 @@ class EvolveLoop:
                     told_detail(record), genome.code or None)
 
     def pareto(self) -> list[dict[str, Any]]:
-        """The non-dominated genomes of the run under its objectives (derived from the records)."""
-        points = [(gid, v) for gid, r in self.state.records.items()
-                  if (v := objective_vector(self.objectives, r, self._baseline_of(r).times)) is not None]
-        return [{"genome_id": gid, "objectives": dict(zip(self.objectives, v)),
+        """The non-dominated genomes of each problem under the run's objectives (derived from the
+        records): a genome of one cache format is no alternative to one of another, so each
+        problem has its own front, its entries naming the problem."""
+        points: dict[str, list[tuple[str, tuple]]] = {}
+        for gid, r in self.state.records.items():
+            if (v := objective_vector(self.objectives, r, self._baseline_of(r).times)) is not None:
+                points.setdefault(self.template.problem_key(json.loads(r["params_json"])), []).append((gid, v))
+        return [{"genome_id": gid, "problem": json.loads(key), "objectives": dict(zip(self.objectives, v)),
                  "params": json.loads(self.state.records[gid]["params_json"])}
-                for gid, v in pareto_front(points)]
+                for key, group in points.items() for gid, v in pareto_front(group)]
 
     def _genome(self, params, code=None) -> Genome:
         return Genome.make(self.space, params, self.template.content_hash, code, self.template.regions)

@@ -83,9 +83,10 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         data = json.loads(pareto.read_text())
         print(f"\nPareto front over {', '.join(data['objectives'])} ({len(data['front'])} genomes, pareto.json):",
               file=out)
-        for p in data["front"]:
+        for p in data["front"]:  # one front a problem (cache format); older files have no "problem"
             values = "  ".join(f"{k}={v:.4g}" for k, v in p["objectives"].items())
-            print(f"  {p['genome_id']}  {values}", file=out)
+            problem = ", ".join(f"{k}={v}" for k, v in (p.get("problem") or {}).items())
+            print(f"  {p['genome_id']}  {values}" + (f"  ({problem})" if problem else ""), file=out)
     injected = [r for r in records if r["kind"] == "injected"]
     if injected:
         wrong = [r for r in injected if r["status"] not in expected_statuses(r["operator"])]

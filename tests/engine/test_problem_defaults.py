@@ -176,3 +176,25 @@ def test_the_audit_reruns_the_best_of_each_format(whole_run):
     assert "top 2 genomes (up to 1 of each of 2 problems)" in text
     audited = [line.split()[0] for line in text.splitlines() if "reproduces" in line]
     assert audited == [best["bf16"]["genome_id"], best["fp8_656"]["genome_id"]]
+
+
+def test_each_format_has_its_own_pareto_front(whole_run):
+    from engine.objectives import evaluate, pareto_front
+
+    run_dir, _, records = whole_run
+    template = load_template(FORMATS)
+    space = template.load_space()
+    loop = EvolveLoop(template, space, make_strategy("random", space, 5), None, ResultsWriter(run_dir, "unused"),
+                      4, cpu_rows=True, objectives=("score", "error"))
+    loop.restore(read_records(run_dir))
+    front = loop.pareto()
+    by_format: dict[str, set] = {}
+    for p in front:
+        by_format.setdefault(p["problem"]["kv_format"], set()).add(p["genome_id"])
+        assert p["params"]["KV_FORMAT"] == p["problem"]["kv_format"]
+    for fmt in ("bf16", "fp8_656"):  # each format's front, computed from its own rows alone
+        own = [r for r in records if r["kind"] == "genome" and _format(r) == fmt]
+        default = next(r for r in own if r["operator"] == "default")
+        base = {w["name"]: w["median_us"] for w in default["workloads"]}
+        points = [(r["genome_id"], evaluate(("score", "error"), r, base)) for r in own]
+        assert by_format[fmt] == {gid for gid, _ in pareto_front(points)}
