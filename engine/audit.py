@@ -9,6 +9,7 @@ from typing import Any, Callable, TextIO
 
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
+from engine.show import problem_groups
 from engine.store.reader import read_records
 from engine.template import Template
 
@@ -31,18 +32,6 @@ def speed_drift(old: list[dict[str, Any]], new: list[dict[str, Any]], rel: float
     return drifts
 
 
-def top_of_each_problem(template: Template, records: list[dict[str, Any]], top: int) -> list[dict[str, Any]]:
-    """The ``top`` best-scored genomes of each problem the run solved (each cache format's: their
-    scores are relative to different defaults, and export ships winners of each), in the order
-    of each problem's first row."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for r in records:
-        if r["kind"] == "genome" and r["params_json"]:
-            groups.setdefault(template.problem_key(json.loads(r["params_json"])), []).append(r)
-    return [r for members in groups.values()
-            for r in sorted((m for m in members if m["score"] is not None), key=lambda m: m["score"])[:top]]
-
-
 def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | None], Any], out: TextIO) -> int:
     """Returns how many of the audited genomes did not reproduce. Each genome is re-run on the
     GPU that timed it (``device_index``), so that a difference between two cards of one host
@@ -50,12 +39,16 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
     config = read_config(run_dir)
     template = template_of_run(run_dir, config)
     records = read_records(run_dir)
-    best = top_of_each_problem(template, records, top)
+    # the best of each problem (each cache format's: their scores are relative to different
+    # defaults, and export ships winners of each)
+    tops = [sorted((r for r in members if r["score"] is not None), key=lambda r: r["score"])[:top]
+            for members in problem_groups(records, [gene for _, gene in template.problem_args]).values()]
+    best = [r for group in tops for r in group]
     if not best:
         raise UserError(f"{run_dir}: no scored genome to audit")
     compare_speed = not any(r["cpu_row"] for r in best)
     failed = 0
-    groups = len({template.problem_key(json.loads(r["params_json"])) for r in best})
+    groups = sum(1 for group in tops if group)
     print(f"audit of {run_dir}: top {len(best)} genomes"
           + (f" (up to {top} of each of {groups} problems)" if groups > 1 else "")
           + ", each in a fresh worker with a new seed"
