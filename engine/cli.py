@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     _code_arg(co)
     co.add_argument("--cache", type=Path, default=BUILD_CACHE, help="build cache folder (default %(default)s)")
 
-    au = sub.add_parser("audit", help="re-run a run's top genomes (of each cache format) in fresh processes; report what does not reproduce")
+    au = sub.add_parser("audit", help="re-run a run's top genomes (of each cache format) in fresh processes; "
+                        "report what does not reproduce")
     au.add_argument("run_dir", type=Path)
     au.add_argument("--top", type=_positive, default=5, help="genomes of each problem (cache format) to re-run")
     _device_args(au)

@@ -69,6 +69,8 @@ class EvolveLoop:
         self.runner, self.writer, self.budget = runner, writer, budget
         self.cpu_rows, self.progress, self.clock = cpu_rows, progress, clock
         self.state = RunState()
+        # the problem of the space's defaults: whose default stands in where a problem's own failed
+        self._main_problem = template.problem_key(space.default_params())
 
     # -- resume ------------------------------------------------------------------------------
     def restore(self, records: list[dict[str, Any]]) -> None:
@@ -276,7 +278,7 @@ class EvolveLoop:
         """The times a genome is scored against: its own problem's default genome where that is
         ok; else the default of the space's defaults' problem; else the PyTorch path; else none."""
         keys = [self.template.problem_key(json.loads(record["params_json"]))] if record.get("params_json") else []
-        keys.append(self.template.problem_key(self.space.default_params()))
+        keys.append(self._main_problem)
         found = next((self.state.baselines[k] for k in keys if k in self.state.baselines), None)
         return found or self.state.reference_baseline or _NO_BASELINE
 

@@ -98,14 +98,14 @@ class Template:
         order), the defaults with those values, or the slice's first valid genome where a
         constraint excludes that (``Space.restrict``). Combinations no genome has are left out."""
         defaults = [space.default_params()]
-        genes = [gene for _, gene in self.problem_args]
+        genes = list(dict.fromkeys(gene for _, gene in self.problem_args))  # a gene may set two arguments
         for values in itertools.product(*(space.gene(gene).values for gene in genes)):
+            if dict(zip(genes, values)) == {gene: defaults[0][gene] for gene in genes}:
+                continue  # the space's defaults' own problem
             try:
-                params = space.restrict(dict(zip(genes, values))).default_params()
+                defaults.append(space.restrict(dict(zip(genes, values))).default_params())
             except InvalidGenome:
                 continue
-            if all(self.problem_key(params) != self.problem_key(d) for d in defaults):
-                defaults.append(params)
         return defaults
 
     def request(self, source: str | None, params: Mapping[str, Value] | None = None, **fields) -> dict:
