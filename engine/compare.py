@@ -8,7 +8,6 @@ not a simulated one; curves are best-so-far against evaluations.
 
 from __future__ import annotations
 
-import json
 import math
 import statistics
 from dataclasses import dataclass, field
@@ -17,12 +16,12 @@ from typing import Callable, TextIO
 
 import numpy as np
 
+from engine.baselines import Baselines
 from engine.errors import UserError
 from engine.genome import Genome, Space, canonical_json
 from engine.objectives import OBJECTIVES
 from engine.objectives import evaluate as evaluate_objectives
 from engine.run_folder import read_config, template_of_run
-from engine.scoring import workload_times
 from engine.store.reader import read_records
 from engine.strategies import STRATEGIES, Told, make_strategy
 from engine.template import Template, load_template
@@ -58,14 +57,13 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
     if objective not in OBJECTIVES:
         raise UserError(f"--objective {objective}: not an objective the records carry; "
                         f"choose from {sorted(OBJECTIVES)}")
+    space = tpl.load_space()
+    space = space.restrict(config.fixed) if config.fixed else space
+    rows = read_records(run_dir)
+    # each genome against its own problem's default (the cache format's, ...), as the loop scored it
+    baselines = Baselines.for_space_defaults(tpl, space.default_params()).add_all(rows)
     # a sweep is of the template's own code: genomes with regions an LLM rewrote are not points of it
-    records = [r for r in read_records(run_dir) if r["kind"] == "genome" and r["params_json"] and not r.get("code_json")]
-    # each problem's default genome (the cache format's, ...) is its genomes' baseline, as in the loop
-    baselines: dict[str, dict[str, float]] = {}
-    for r in records:
-        if r["operator"] == "default" and r["status"] == "ok":
-            baselines.setdefault(tpl.problem_key(json.loads(r["params_json"])), workload_times(r))
-    first = next(iter(baselines.values()), {})
+    records = [r for r in rows if r["kind"] == "genome" and r["params_json"] and not r.get("code_json")]
     values: dict[str, float | None] = {}
     for r in records:
         params = Genome(r["params_json"], r["template_hash"]).params
@@ -73,12 +71,11 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
         if objective == "score":
             values[key] = r["score"]
         else:
-            vector = evaluate_objectives((objective,), r, baselines.get(tpl.problem_key(params), first))
+            vector = evaluate_objectives((objective,), r, baselines.of(params).times)
             values[key] = vector[0] if vector else None
     if not any(v is not None for v in values.values()):
         raise UserError(f"{run_dir}: no genome of the sweep carries objective {objective!r}")
-    space = tpl.load_space()
-    return Sweep(tpl, space.restrict(config.fixed) if config.fixed else space, values, dict(config.fixed), objective)
+    return Sweep(tpl, space, values, dict(config.fixed), objective)
 
 
 def run_strategy(sweep: Sweep, name: str, seed: int, budget: int) -> list[float]:

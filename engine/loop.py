@@ -13,11 +13,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, TextIO
 
+from engine.baselines import Baselines
 from engine.faults import FaultInjector, inject, operator_label
 from engine.genome import Genome, InvalidGenome, Space
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
-from engine.scoring import e2e_times, workload_times
+from engine.scoring import workload_times
 from engine.store.schema import E2E
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
@@ -30,27 +31,17 @@ class Runner(Protocol):
     def evaluate(self, request: dict[str, Any]) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True)
-class Baseline:
-    """What scores are relative to: a record's times by workload (the decode layer's prefixed
-    with "e2e:") and its name."""
-
-    times: dict[str, float]
-    name: str
-
-
 @dataclass
 class RunState:
     """What the loop knows of the run so far (rebuilt from Parquet on --resume)."""
 
+    # each problem's default genome (an FP8 genome is scored against the FP8 default, not against
+    # the bf16 one, which solves another problem), and the PyTorch path's times
+    baselines: Baselines
     records: dict[str, dict[str, Any]] = field(default_factory=dict)  # genome_id -> record
     attempts: int = 0              # genome attempts, the unit of the budget
     next_attempt: int = 0          # attempt numbers of all rows, reference included
     reference: dict[str, Any] | None = None
-    # problem key (Template.problem_key) -> its default genome's times: an FP8 genome is scored
-    # against the FP8 default, not against the bf16 one, which solves another problem
-    baselines: dict[str, Baseline] = field(default_factory=dict)
-    reference_baseline: Baseline | None = None  # the PyTorch path's, where no default is ok
 
 
 class EvolveLoop:
@@ -68,9 +59,7 @@ class EvolveLoop:
         self.injector = injector
         self.runner, self.writer, self.budget = runner, writer, budget
         self.cpu_rows, self.progress, self.clock = cpu_rows, progress, clock
-        self.state = RunState()
-        # the problem of the space's defaults: whose default stands in where a problem's own failed
-        self._main_problem = template.problem_key(space.default_params())
+        self.state = RunState(Baselines.for_space_defaults(template, space.default_params()))
 
     # -- resume ------------------------------------------------------------------------------
     def restore(self, records: list[dict[str, Any]]) -> None:
@@ -79,6 +68,7 @@ class EvolveLoop:
             self.state.next_attempt = max(self.state.next_attempt, r["attempt"] + 1)
             if r["kind"] == "reference":
                 self.state.reference = r
+                self.state.baselines.add(r)
                 continue
             if r["kind"] == "injected":
                 continue  # fire-drill rows: outside the budget, never told to the strategy
@@ -86,19 +76,15 @@ class EvolveLoop:
             if r["genome_id"] is None:
                 continue  # an invalid proposal: counted, nothing to tell
             self.state.records[r["genome_id"]] = r
-            if r["operator"] == "default" and r["status"] == Status.OK.value:
-                self._set_baseline(r)
+            self.state.baselines.add(r)  # an ok default genome: its problem's baseline
             evaluated.append(r)
-        if self.state.reference and self.state.reference["status"] == Status.OK.value:
-            self.state.reference_baseline = _baseline(self.state.reference, "pytorch reference path")
         self.strategy.tell([self._told(r) for r in evaluated])
 
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
         if self.state.reference is None:
             self.state.reference = self.evaluate_reference()
-            if self.state.reference["status"] == Status.OK.value:
-                self.state.reference_baseline = _baseline(self.state.reference, "pytorch reference path")
+            self.state.baselines.add(self.state.reference)
         # a default genome for each problem (the space's defaults first), each its problem's
         # baseline; evaluated together where the runner has several workers
         defaults = [Proposal(params, "default") for params in self.template.problem_defaults(self.space)
@@ -182,8 +168,7 @@ class EvolveLoop:
     def _finish(self, job: "_Job") -> dict[str, Any]:
         assert job.outcome is not None
         record = self._row(job.genome, job.proposal, job.outcome)
-        if job.proposal.operator == "default" and record["status"] == Status.OK.value:
-            self._set_baseline(record)
+        self.state.baselines.add(record)  # an ok default genome: its problem's baseline
         record["score"], record["baseline"] = self._score(record)
         self._persist(record, job.proposal)
         self.strategy.tell([self._told(record)])
@@ -192,7 +177,7 @@ class EvolveLoop:
     # -- pieces ------------------------------------------------------------------------------
     def _told(self, record: dict[str, Any]) -> Told:
         genome = Genome(record["params_json"], record["template_hash"], record.get("code_json") or "")
-        vector = objective_vector(self.objectives, record, self._baseline_of(record).times)
+        vector = objective_vector(self.objectives, record, self.state.baselines.of_record(record).times)
         single = record["score"] if self.objectives == ("score",) else (vector[0] if vector else None)
         return Told(record["genome_id"], genome.params, single, vector if len(self.objectives) > 1 else None,
                     told_detail(record), genome.code or None)
@@ -203,7 +188,7 @@ class EvolveLoop:
         problem has its own front, its entries naming the problem."""
         points: dict[str, list[tuple[str, tuple]]] = {}
         for gid, r in self.state.records.items():
-            if (v := objective_vector(self.objectives, r, self._baseline_of(r).times)) is not None:
+            if (v := objective_vector(self.objectives, r, self.state.baselines.of_record(r).times)) is not None:
                 points.setdefault(self.template.problem_key(json.loads(r["params_json"])), []).append((gid, v))
         return [{"genome_id": gid, "problem": json.loads(key), "objectives": dict(zip(self.objectives, v)),
                  "params": json.loads(self.state.records[gid]["params_json"])}
@@ -270,21 +255,9 @@ class EvolveLoop:
         }
 
     def _score(self, record: dict[str, Any]) -> tuple[float | None, str | None]:
-        baseline = self._baseline_of(record)
+        baseline = self.state.baselines.of_record(record)
         vector = objective_vector(("score",), record, baseline.times)
         return (vector[0], baseline.name) if vector else (None, None)
-
-    def _baseline_of(self, record: dict[str, Any]) -> Baseline:
-        """The times a genome is scored against: its own problem's default genome where that is
-        ok; else the default of the space's defaults' problem; else the PyTorch path; else none."""
-        keys = [self.template.problem_key(json.loads(record["params_json"]))] if record.get("params_json") else []
-        keys.append(self._main_problem)
-        found = next((self.state.baselines[k] for k in keys if k in self.state.baselines), None)
-        return found or self.state.reference_baseline or _NO_BASELINE
-
-    def _set_baseline(self, record: dict[str, Any]) -> None:
-        key = self.template.problem_key(json.loads(record["params_json"]))
-        self.state.baselines[key] = _baseline(record, f"default genome {record['genome_id']}")
 
     def _persist(self, record: dict[str, Any], proposal: Proposal) -> None:
         self.writer.append([record])
@@ -346,13 +319,6 @@ class _Job:
     injected: dict[str, Any] | None = None   # the fire-drill copy's request, if one was drawn
     outcome: dict[str, Any] | None = None
 
-
-def _baseline(record: dict[str, Any], name: str) -> Baseline:
-    # the decode layer's times ride along (prefixed), for the e2e objective
-    return Baseline(workload_times(record) | e2e_times(record), name)
-
-
-_NO_BASELINE = Baseline({}, "")
 
 _WORKLOAD_FIELDS = ("name", "batch", "heads", "topk", "context", "median_us", "iqr_us", "min_us",
                     "n_samples", "tflops", "gbps", "roofline_floor_us", "roofline_frac")

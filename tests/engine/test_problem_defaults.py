@@ -83,8 +83,9 @@ def test_a_resumed_run_rebuilds_each_formats_baseline(whole_run):
     again = EvolveLoop(template, space, make_strategy("random", space, 5), None,
                        ResultsWriter(run_dir, "unused"), 4, cpu_rows=True)
     again.restore(read_records(run_dir))
-    assert again.state.baselines == loop.state.baselines
-    assert sorted(again.state.baselines) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
+    assert again.state.baselines.by_problem == loop.state.baselines.by_problem
+    assert sorted(again.state.baselines.by_problem) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
+    assert again.state.baselines.reference == loop.state.baselines.reference is not None
 
 
 class _BrokenFp8Default(WorkerRunner):
@@ -198,3 +199,48 @@ def test_each_format_has_its_own_pareto_front(whole_run):
         base = {w["name"]: w["median_us"] for w in default["workloads"]}
         points = [(r["genome_id"], evaluate(("score", "error"), r, base)) for r in own]
         assert by_format[fmt] == {gid for gid, _ in pareto_front(points)}
+
+
+def _relative(times: dict, base: dict) -> float:
+    return math.exp(sum(math.log(times[k] / base[k]) for k in base) / len(base))
+
+
+def test_a_replayed_sweep_reads_each_formats_genomes_against_their_own_default(whole_run):
+    from engine.compare import load_sweep
+    from engine.genome import canonical_json
+
+    run_dir, _, records = whole_run
+    sweep = load_sweep(run_dir, objective="long_context")
+    genomes = [r for r in records if r["kind"] == "genome"]
+    defaults = {_format(r): r for r in genomes if r["operator"] == "default"}
+    longest = max(w["context"] for w in genomes[0]["workloads"])
+    for r in genomes:
+        times = {w["name"]: w["median_us"] for w in r["workloads"] if w["context"] == longest}
+        base = {w["name"]: w["median_us"] for w in defaults[_format(r)]["workloads"] if w["context"] == longest}
+        key = canonical_json(json.loads(r["params_json"]))
+        assert sweep.objective[key] == pytest.approx(_relative(times, base), rel=1e-9)
+    assert [sweep.objective[canonical_json(json.loads(d["params_json"]))] for d in defaults.values()] == [1.0, 1.0]
+
+
+def test_a_replayed_sweep_reads_the_decode_layers_time_against_its_own_formats_default(whole_run, tmp_path):
+    """The e2e objective of a run made with --e2e: the decode layer's times ride in the baseline."""
+    from engine.compare import load_sweep
+    from engine.genome import canonical_json
+
+    _, _, records = whole_run
+    template = load_template(FORMATS)
+    run = tmp_path / "e2e-run"
+    config = open_run(run, template, "random", 5, False)
+    rows, layer = [], {}
+    for k, r in enumerate(records):  # the same rows, each with a decode layer's time of its own
+        layer[r["genome_id"]] = 100.0 + 7.0 * k
+        e2e = [{"name": "b1_layer", "batch": 1, "heads": 16, "topk": 64, "context": 512,
+                "step_us": layer[r["genome_id"]]}] if r["status"] == "ok" else None
+        rows.append({**r, "e2e": e2e})
+    ResultsWriter(run, config.run_id).append(rows)
+    sweep = load_sweep(run, objective="e2e")
+    genomes = [r for r in records if r["kind"] == "genome"]
+    defaults = {_format(r): r["genome_id"] for r in genomes if r["operator"] == "default"}
+    for r in genomes:
+        expected = layer[r["genome_id"]] / layer[defaults[_format(r)]]
+        assert sweep.objective[canonical_json(json.loads(r["params_json"]))] == pytest.approx(expected, rel=1e-12)
