@@ -42,7 +42,7 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
     # the best of each problem (each cache format's: their scores are relative to different
     # defaults, and export ships winners of each)
     tops = [sorted((r for r in members if r["score"] is not None), key=lambda r: r["score"])[:top]
-            for members in problem_groups(records, [gene for _, gene in template.problem_args]).values()]
+            for members in problem_groups(records, template.problem_genes).values()]
     best = [r for group in tops for r in group]
     if not best:
         raise UserError(f"{run_dir}: no scored genome to audit")

@@ -32,32 +32,51 @@ def baseline_of(record: Mapping[str, Any], name: str) -> Baseline:
     return Baseline(workload_times(record) | e2e_times(record), name)
 
 
+def reference_name(template: Template, record: Mapping[str, Any]) -> str:
+    """"pytorch reference path", and its problem where the row records one ("... (kv_format=fp8_656)")."""
+    params = json.loads(record["params_json"]) if record.get("params_json") else None
+    problem = ", ".join(f"{k}={v}" for k, v in template.problem_kwargs(params).items()) if params else ""
+    return "pytorch reference path" + (f" ({problem})" if problem else "")
+
+
 @dataclass
 class Baselines:
-    """Each problem's ok default genome, and the PyTorch path's times as the last resort.
+    """Each problem's ok default genome, and each problem's PyTorch reference path as the last
+    resort.
 
     ``main_problem`` is the problem of the space's defaults: its default stands in for a
-    problem whose own default failed."""
+    problem whose own default failed (scores of every problem then stay relative to a kernel,
+    on one scale for the search)."""
 
     template: Template
     main_problem: str
     by_problem: dict[str, Baseline] = field(default_factory=dict)
-    reference: Baseline | None = None
+    references: dict[str, Baseline] = field(default_factory=dict)
 
     @classmethod
     def for_space_defaults(cls, template: Template, default_params: Mapping[str, Value]) -> "Baselines":
         return cls(template, template.problem_key(default_params))
 
+    def problem_of(self, record: Mapping[str, Any]) -> str:
+        """The problem key of a genome or reference row. A reference row without params (runs
+        from before each problem had one) solved the problem's own defaults, which the main
+        problem stands for: the same problem unless that run fixed a problem gene to another
+        value, where this last resort then compares across problems (`export` reads such a
+        row's problem exactly)."""
+        if record.get("params_json"):
+            return self.template.problem_key(json.loads(record["params_json"]))
+        return self.main_problem
+
     def add(self, record: Mapping[str, Any]) -> bool:
         """Takes an ok default-genome row as its problem's baseline, or an ok reference row as
-        the last resort; True where it did. Any other row is left alone."""
+        its problem's last resort; True where it did. Any other row is left alone."""
         if record.get("status") != "ok":
             return False
         if record.get("kind") == "reference":
-            self.reference = baseline_of(record, "pytorch reference path")
+            self.references[self.problem_of(record)] = baseline_of(record, reference_name(self.template, record))
             return True
         if record.get("kind") == "genome" and record.get("operator") == "default" and record.get("params_json"):
-            key = self.template.problem_key(json.loads(record["params_json"]))
+            key = self.problem_of(record)
             self.by_problem[key] = baseline_of(record, f"default genome {record['genome_id']}")
             return True
         return False
@@ -69,12 +88,12 @@ class Baselines:
 
     def of(self, params: Mapping[str, Value] | None) -> Baseline:
         """The baseline of a genome with ``params`` (None: a row without a genome): its own
-        problem's default where that is ok; else the main problem's; else the PyTorch path's;
-        else none (empty times, which score nothing)."""
+        problem's default where that is ok; else the main problem's; else its own problem's
+        PyTorch path; else the main problem's; else none (empty times, which score nothing)."""
         keys = [self.template.problem_key(params)] if params is not None else []
         keys.append(self.main_problem)
-        found = next((self.by_problem[k] for k in keys if k in self.by_problem), None)
-        return found or self.reference or NO_BASELINE
+        found = next((table[k] for table in (self.by_problem, self.references) for k in keys if k in table), None)
+        return found or NO_BASELINE
 
     def of_record(self, record: Mapping[str, Any]) -> Baseline:
         return self.of(json.loads(record["params_json"]) if record.get("params_json") else None)

@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     one.add_argument("template", type=Path)
     one.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
     _code_arg(one)
-    one.add_argument("--reference", action="store_true", help="evaluate the PyTorch reference path instead")
+    one.add_argument("--reference", action="store_true",
+                     help="evaluate the PyTorch reference path instead, on the genome's problem (cache format)")
     one.add_argument("--e2e", action="store_true", help="also inside the model's decode layer")
     _device_args(one)
 
@@ -128,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--out", type=Path, help="an absent or empty folder (default: RUN_DIR/export)")
     ex.add_argument("--default", action="append", default=[], metavar="GENOME_ID",
                     help="the default kernel of its problem (repeat for each cache format), or 'reference' for "
-                         "the run's PyTorch path; else the run's default genome")
+                         "the run's PyTorch path of each problem not named; else the run's default genome")
     ex.add_argument("--min-gain", type=float, default=DEFAULT_MIN_GAIN,
                     help="the least speedup over the default that counts, as a fraction (default %(default)s)")
     return p
@@ -515,7 +516,7 @@ def cmd_eval(args) -> int:
         try:
             loop = EvolveLoop(template, space, make_strategy("random", space, 0), runner, writer, 1, cpu_rows,
                               e2e=args.e2e)
-            record = (loop.evaluate_reference() if args.reference
+            record = (loop.evaluate_reference(genome.params) if args.reference
                       else loop.attempt(Proposal(genome.params, "eval", code=genome.code or None)))
         finally:
             runner.stop()

@@ -110,26 +110,27 @@ def _ok_genome_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _defaults(template: Template, params_of: dict[str, dict[str, Any]], operator_of: dict[str, str],
-              named: list[str], reference_id: str | None, run_dir: Path, fixed: Mapping[str, Any]) -> dict[str, str]:
-    """group key -> the default kernel's genome id: each named one in its group (``reference``:
-    the reference row's id); else the run's default genome (the row the loop made its baseline);
-    else the genome of the space's (or the run's slice's) defaults with the group's problem genes,
-    where the run evaluated it."""
+              named: list[str], reference_ids: dict[str, str], run_dir: Path, fixed: Mapping[str, Any]) -> dict[str, str]:
+    """group key -> the default kernel's genome id: each named genome in its group, and with
+    ``reference`` named, each other problem's reference row (``reference_ids``: problem key -> its
+    id); else the run's default genome (the row the loop made its baseline); else the genome of the
+    space's (or the run's slice's) defaults with the group's problem genes, where the run
+    evaluated it."""
     chosen: dict[str, str] = {}
     for gid in named:
         if gid == REFERENCE:
-            key = json.dumps(reference_problem(template), sort_keys=True)
-            gid = reference_id
-        elif gid in params_of:
-            key = template.problem_key(params_of[gid])
-        else:
+            continue
+        if gid not in params_of:
             raise UserError(f"--default {gid}: no ok genome of that id in {run_dir}")
+        key = template.problem_key(params_of[gid])
         if key in chosen and chosen[key] != gid:
             raise UserError(f"--default {gid} and --default {chosen[key]} both solve problem {key}: name one")
         chosen[key] = gid
+    if REFERENCE in named:  # the PyTorch path of every problem no genome was named for
+        chosen = {**reference_ids, **chosen}
     space = template.load_space()
     space_default = (space.restrict(fixed) if fixed else space).default_params()
-    genes = [gene for _, gene in template.problem_args]
+    genes = template.problem_genes
     for gid in sorted(params_of, key=lambda g: operator_of[g] != "default"):  # the run's own default first
         params = params_of[gid]
         key = template.problem_key(params)
@@ -170,15 +171,20 @@ def _by_heads_topk(shapes: dict[str, dict[str, Any]]) -> dict[tuple[int, int], l
     return groups
 
 
-def reference_problem(template: Template) -> dict[str, Any]:
-    """The problem arguments the run's reference row solved: the loop asks for it with none, so
-    the problem's own defaults, of the arguments the template's genes set."""
+def reference_problem(template: Template, record: Mapping[str, Any]) -> str:
+    """The problem key of a reference row: its params record the problem genes' values; an
+    older run's row records none, and the loop asked for it with no problem arguments, so it
+    solved the problem's own defaults."""
+    if record.get("params_json"):
+        return template.problem_key(json.loads(record["params_json"]))
+    if not template.problem_args:
+        return template.problem_key({})
     import inspect
 
-    from evaluators.problems import PROBLEMS  # (imports torch: only for --default reference)
+    from evaluators.problems import PROBLEMS  # (imports torch: only for an older run's reference row)
 
     params = inspect.signature(PROBLEMS[template.problem].__init__).parameters
-    return {arg: params[arg].default for arg, _ in template.problem_args}
+    return json.dumps({arg: params[arg].default for arg, _ in template.problem_args}, sort_keys=True)
 
 
 def build_table(run_dir: Path, named_defaults: list[str] | None = None,
@@ -197,12 +203,15 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
         by_genome.setdefault(r["genome_id"], []).append(r)
     params_of = {gid: json.loads(rs[0]["params_json"]) for gid, rs in by_genome.items()}
     code_of = {gid: json.loads(rs[0]["code_json"]) for gid, rs in by_genome.items() if rs[0].get("code_json")}
-    reference = [r for r in records if r["kind"] == "reference" and r["status"] == "ok"]
-    if REFERENCE in (named_defaults or []) and not reference:
+    references: dict[str, list[dict[str, Any]]] = {}  # problem key -> its PyTorch path's rows
+    for r in records:
+        if r["kind"] == "reference" and r["status"] == "ok":
+            references.setdefault(reference_problem(template, r), []).append(r)
+    if REFERENCE in (named_defaults or []) and not references:
         raise UserError(f"--default {REFERENCE}: {run_dir} holds no reference row evaluated ok")
-    reference_id = reference[0]["genome_id"] if reference else None
+    reference_ids = {key: rs[0]["genome_id"] for key, rs in references.items()}
     defaults = _defaults(template, params_of, {gid: rs[0]["operator"] for gid, rs in by_genome.items()},
-                         named_defaults or [], reference_id, run_dir, config.fixed)
+                         named_defaults or [], reference_ids, run_dir, config.fixed)
     groups: dict[str, list[str]] = {}
     for gid, params in params_of.items():
         groups.setdefault(template.problem_key(params), []).append(gid)
@@ -227,9 +236,9 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
                              "the caller's own (name one with --default GENOME_ID)")
             continue
         # the reference path ships no kernel: select() then says None, the caller's own path
-        is_reference = default_id == reference_id
+        is_reference = default_id == reference_ids.get(key)
         group["default"] = {"genome_id": default_id, "kernel": None if is_reference else kernel(default_id)}
-        default_times = _times(reference if is_reference else by_genome[default_id], min)  # the default at its best
+        default_times = _times(references[key] if is_reference else by_genome[default_id], min)  # at its best
         # a candidate at its worst: a genome measured twice must win both times
         candidates = {gid: _times(by_genome[gid], max) for gid in members if gid != default_id}
         shapes = {w["name"]: w for gid in members for r in by_genome[gid] for w in r["workloads"] or []}

@@ -15,7 +15,7 @@ from typing import Any, Callable, Protocol, TextIO
 
 from engine.baselines import Baselines
 from engine.faults import FaultInjector, inject, operator_label
-from engine.genome import Genome, InvalidGenome, Space
+from engine.genome import Genome, InvalidGenome, Space, canonical_json
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
 from engine.scoring import workload_times
@@ -40,8 +40,10 @@ class RunState:
     baselines: Baselines
     records: dict[str, dict[str, Any]] = field(default_factory=dict)  # genome_id -> record
     attempts: int = 0              # genome attempts, the unit of the budget
-    next_attempt: int = 0          # attempt numbers of all rows, reference included
-    reference: dict[str, Any] | None = None
+    next_attempt: int = 0          # attempt numbers of all rows, references included
+    # problem key -> the PyTorch reference path's row on that problem (an FP8 cache's path
+    # dequantizes its rows first): one a problem the space poses, outside the budget
+    references: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class EvolveLoop:
@@ -67,7 +69,7 @@ class EvolveLoop:
         for r in records:
             self.state.next_attempt = max(self.state.next_attempt, r["attempt"] + 1)
             if r["kind"] == "reference":
-                self.state.reference = r
+                self.state.references[self.state.baselines.problem_of(r)] = r
                 self.state.baselines.add(r)
                 continue
             if r["kind"] == "injected":
@@ -82,12 +84,13 @@ class EvolveLoop:
 
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
-        if self.state.reference is None:
-            self.state.reference = self.evaluate_reference()
-            self.state.baselines.add(self.state.reference)
+        problems = self.template.problem_defaults(self.space)
+        missing = [p for p in problems if self.template.problem_key(p) not in self.state.references]
+        if missing:
+            self.evaluate_references(missing)
         # a default genome for each problem (the space's defaults first), each its problem's
         # baseline; evaluated together where the runner has several workers
-        defaults = [Proposal(params, "default") for params in self.template.problem_defaults(self.space)
+        defaults = [Proposal(params, "default") for params in problems
                     if self._genome(params).genome_id not in self.state.records]
         if defaults and self.state.attempts < self.budget:
             self.attempt_batch(defaults[:self.budget - self.state.attempts])
@@ -220,14 +223,30 @@ class EvolveLoop:
             outcome["input_seed"] = request["seed"]
         return outcomes
 
-    def evaluate_reference(self) -> dict[str, Any]:
-        (outcome,) = self._run_all([self._request(None, builtin="torch_reference")])
-        record = self._row(None, Proposal({}, "reference"), outcome)
-        record.update(kind="reference", genome_id="pytorch-reference", language="pytorch")
-        self.writer.append([record])
-        self.state.next_attempt += 1
-        self._say(f"[reference] {record['status']} {self._times_text(record)}")
-        return record
+    def evaluate_references(self, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The PyTorch reference path on the problem of each of ``problems`` (genomes' params;
+        their problem genes pick it), evaluated together where the runner has several workers:
+        a row each, recording the problem genes' values as its params, and its problem's baseline
+        where no default genome of the problem is ok."""
+        outcomes = self._run_all([self._request(None, builtin="torch_reference", params=p) for p in problems])
+        records = []
+        for params, outcome in zip(problems, outcomes):
+            chosen = self.template.problem_params(params)
+            record = self._row(None, Proposal({}, "reference"), outcome)
+            record.update(kind="reference", genome_id=reference_id(chosen), language="pytorch",
+                          params_json=canonical_json(chosen) if chosen else None)
+            self.writer.append([record])
+            self.state.next_attempt += 1
+            self.state.references[self.template.problem_key(params)] = record
+            self.state.baselines.add(record)
+            problem = ", ".join(f"{k}={v}" for k, v in self.template.problem_kwargs(params).items())
+            self._say(f"[reference{' ' + problem if problem else ''}] {record['status']} {self._times_text(record)}")
+            records.append(record)
+        return records
+
+    def evaluate_reference(self, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The PyTorch reference path on the problem of ``params`` (default: the space's defaults)."""
+        return self.evaluate_references([dict(params or self.space.default_params())])[0]
 
     def _row(self, genome: Genome | None, proposal: Proposal, outcome: dict[str, Any]) -> dict[str, Any]:
         env = outcome.get("env") or {}
@@ -287,6 +306,12 @@ class EvolveLoop:
 
     def _say(self, line: str) -> None:
         print(line, file=self.progress, flush=True)
+
+
+def reference_id(problem_params: dict[str, Any]) -> str:
+    """A reference row's id: "pytorch-reference", then the values of the genes that pick its
+    problem where the template has any ("pytorch-reference-fp8_656")."""
+    return "-".join(["pytorch-reference", *map(str, problem_params.values())])
 
 
 def told_detail(record: dict[str, Any]) -> dict[str, Any]:

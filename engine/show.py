@@ -36,15 +36,25 @@ def problem_groups(records: list[dict[str, Any]], genes: list[str]) -> dict[str,
     for r in records:
         if r["kind"] != "genome" or not r["params_json"]:
             continue
-        params = json.loads(r["params_json"])
-        key = ", ".join(f"{g}={params.get(g)}" for g in genes)
-        groups.setdefault(key, []).append(r)
+        groups.setdefault(group_name(json.loads(r["params_json"]), genes), []).append(r)
     return groups
+
+
+def group_name(params: dict[str, Any], genes: list[str]) -> str:
+    """The name of a problem group: "KV_FORMAT=fp8_656", ... ("" without problem genes)."""
+    return ", ".join(f"{g}={params.get(g)}" for g in genes)
+
+
+def references_by_group(records: list[dict[str, Any]], genes: list[str]) -> dict[str | None, dict[str, Any]]:
+    """The reference rows by the problem group they solved; None for a row that records no
+    problem (runs from before each problem had its own: it solved the problem's defaults)."""
+    return {group_name(json.loads(r["params_json"]), genes) if r["params_json"] else None: r
+            for r in records if r["kind"] == "reference"}
 
 
 def _problem_genes(run_dir: Path, config) -> list[str]:
     try:
-        return [gene for _, gene in template_of_run(run_dir, config).problem_args]
+        return template_of_run(run_dir, config).problem_genes
     except UserError:  # the template is gone and no copy was kept: show the run ungrouped
         return []
 
@@ -53,7 +63,6 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     config = read_config(run_dir)
     records = read_records(run_dir)
     genomes = [r for r in records if r["kind"] == "genome"]
-    reference = next((r for r in records if r["kind"] == "reference"), None)
     cpu = any(r["cpu_row"] for r in records)
     env = next((r["env"] for r in records if r["env"]), None) or {}
     print(f"run {config.run_id}: {config.template} ({config.strategy}, seed {config.seed}), "
@@ -70,14 +79,18 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     llm = llm_summary(run_dir / "llm")
     if llm:
         print(llm, file=out)
-    groups = problem_groups(records, _problem_genes(run_dir, config))
+    genes = _problem_genes(run_dir, config)
+    groups = problem_groups(records, genes)
     leaders: list[dict[str, Any]] = []
     for group, members in groups.items():  # scores of one problem share a baseline: its default genome
         leaders += _print_top(members, group, top, out)
-    _print_e2e(([reference] if reference else []) + leaders, out)
-    ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
+    references = references_by_group(records, genes)
+    _print_e2e(list(references.values()) + leaders, out)
     for group, members in groups.items():
-        _print_best(best_per_workload(members), ref_times, group, out)
+        # the group's own PyTorch path; an older run's one path solved the default problem only
+        reference = references.get(group) or references.get(None)
+        ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
+        _print_best(best_per_workload(members), ref_times, group, group in references, out)
     pareto = run_dir / "pareto.json"
     if pareto.is_file():
         data = json.loads(pareto.read_text())
@@ -130,7 +143,10 @@ def _print_e2e(records: list[dict[str, Any]], out: TextIO) -> None:
           "attention inside, attention alone", file=out)
     print(f"  {'workload':<14}{'layer':>10}{'without':>10}{'inside':>10}{'alone':>10}  genome", file=out)
     for r, e in rows:
-        who = "pytorch reference path" if r["kind"] == "reference" else r["genome_id"]
+        who = r["genome_id"]
+        if r["kind"] == "reference":  # the problem genes' values it solved, where it records them
+            who = "pytorch reference path" + (f" ({', '.join(f'{k}={v}' for k, v in json.loads(r['params_json']).items())})"
+                                              if r["params_json"] else "")
         print(f"  {e['name']:<14}{us(e['step_us']):>10}{us(e['rest_us']):>10}{us(e['attention_us']):>10}"
               f"{us(e['alone_us']):>10}  {who}", file=out)
 
@@ -155,12 +171,15 @@ def _print_top(members: list[dict[str, Any]], group: str, top: int, out: TextIO)
     return scored
 
 
-def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], group: str, out: TextIO) -> None:
+def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], group: str, own_reference: bool,
+                out: TextIO) -> None:
+    """``own_reference``: the reference path's times are of the group's own problem; else an
+    older run's one path stands in, which solved the default problem."""
     if not best:
         return
+    solved = ", on the same problem" if own_reference and group else (", on the default problem" if group else "")
     print(f"\nbest genome per workload{' for ' + group if group else ''} (median us, IQR, TFLOP/s, fraction "
-          f"of roofline floor; PyTorch reference path from the same run"
-          f"{', on the default problem' if group else ''}):", file=out)
+          f"of roofline floor; PyTorch reference path from the same run{solved}):", file=out)
     print(f"  {'workload':<14}{'best us':>10}{'iqr':>8}{'TFLOP/s':>9}{'roofline':>9}{'torch us':>10}"
           f"{'speedup':>9}  genome", file=out)
     for name, b in best.items():

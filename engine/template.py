@@ -83,6 +83,16 @@ class Template:
             raise UserError(f"{self.path}: front matter problem_args names {unknown}, "
                             f"not genes of {self.space_path.name}")
 
+    @property
+    def problem_genes(self) -> list[str]:
+        """The genes that change the problem, once each (a gene may set two arguments)."""
+        return list(dict.fromkeys(gene for _, gene in self.problem_args))
+
+    def problem_params(self, params: Mapping[str, Value]) -> dict[str, Value]:
+        """Of a genome's parameters, those of the genes that change the problem: what a reference
+        row records of the problem it solved (``problem_key`` reads it as a genome's)."""
+        return {gene: params[gene] for gene in self.problem_genes}
+
     def problem_kwargs(self, params: Mapping[str, Value]) -> dict[str, Value]:
         """The problem's arguments for one genome (the cache format a CUDA genome reads, ...)."""
         return {arg: params[gene] for arg, gene in self.problem_args}
@@ -98,7 +108,7 @@ class Template:
         order), the defaults with those values, or the slice's first valid genome where a
         constraint excludes that (``Space.restrict``). Combinations no genome has are left out."""
         defaults = [space.default_params()]
-        genes = list(dict.fromkeys(gene for _, gene in self.problem_args))  # a gene may set two arguments
+        genes = self.problem_genes
         for values in itertools.product(*(space.gene(gene).values for gene in genes)):
             if dict(zip(genes, values)) == {gene: defaults[0][gene] for gene in genes}:
                 continue  # the space's defaults' own problem

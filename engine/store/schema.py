@@ -46,7 +46,8 @@ SCHEMA = pa.schema([
     ("template_hash", pa.string()),
     ("problem", pa.string()),
     ("language", pa.string()),
-    ("params_json", pa.string()),       # canonical JSON of the genome's parameters
+    ("params_json", pa.string()),       # canonical JSON of the genome's parameters (a reference row's:
+                                        # the values of the genes that pick its problem, or null)
     ("code_json", pa.string()),         # canonical JSON of its rewritten code regions; null: none
     ("parent_ids", pa.list_(pa.string())),
     ("operator", pa.string()),          # how the genome was made: default, random, crossover, ...

@@ -257,6 +257,37 @@ def test_the_reference_path_as_the_default_ships_no_kernel_and_falls_back_to_non
     assert dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="NVIDIA H100 80GB HBM3") is None
 
 
+def test_the_reference_as_default_is_each_problems_own_pytorch_path_where_no_genome_is_named(tmp_path):
+    """Runs now time the PyTorch path on each cache format (rows recording the problem genes'
+    values): `--default reference` weighs each format's winners against its own path, and a
+    genome named for one format keeps that format."""
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(RUN / "run.json", run)
+    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    records = read_records(RUN)
+    rows = [{k: v for k, v in r.items() if k not in ("schema_version", "run_id", "created_at")} for r in records]
+    old = next(r for r in rows if r["kind"] == "reference")
+    fp8_path = dict(old)
+    fp8_path.update(attempt=max(r["attempt"] for r in records) + 1, genome_id="pytorch-reference-fp8_656",
+                    params_json='{"KV_FORMAT":"fp8_656"}', workloads=_scaled(old["workloads"], {
+                        b: (1.3, 0.002) for b in {w["batch"] for w in old["workloads"]}}))
+    ResultsWriter(run, records[0]["run_id"]).append(rows + [fp8_path])
+    table = export(run, tmp_path / "export", io.StringIO(), ["reference"])
+    groups = {g["problem"]["kv_format"]: g for g in table["groups"]}
+    assert groups["bf16"]["default"] == {"genome_id": "pytorch-reference", "kernel": None}
+    assert groups["fp8_656"]["default"] == {"genome_id": "pytorch-reference-fp8_656", "kernel": None}
+    times = {w["name"]: w["median_us"] for w in fp8_path["workloads"]}
+    assert groups["fp8_656"]["entries"] and all(e["default_median_us"] == times[e["workload"]]
+                                                for e in groups["fp8_656"]["entries"])
+    bf16 = next(r for r in records if r["kind"] == "genome" and r["status"] == "ok"
+                and json.loads(r["params_json"])["KV_FORMAT"] == "bf16")
+    table = export(run, tmp_path / "mixed", io.StringIO(), ["reference", bf16["genome_id"]])
+    groups = {g["problem"]["kv_format"]: g for g in table["groups"]}
+    assert groups["bf16"]["default"]["genome_id"] == bf16["genome_id"]
+    assert groups["fp8_656"]["default"]["genome_id"] == "pytorch-reference-fp8_656"
+
+
 def test_the_reference_as_default_needs_a_reference_row(two_genome_run, tmp_path):
     run, _, _ = two_genome_run
     with pytest.raises(UserError, match="--default reference: .* holds no reference row evaluated ok"):

@@ -85,7 +85,9 @@ def test_a_resumed_run_rebuilds_each_formats_baseline(whole_run):
     again.restore(read_records(run_dir))
     assert again.state.baselines.by_problem == loop.state.baselines.by_problem
     assert sorted(again.state.baselines.by_problem) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
-    assert again.state.baselines.reference == loop.state.baselines.reference is not None
+    assert again.state.baselines.references == loop.state.baselines.references
+    assert sorted(again.state.baselines.references) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
+    assert again.state.references.keys() == loop.state.references.keys()
 
 
 class _BrokenFp8Default(WorkerRunner):
@@ -140,15 +142,21 @@ def test_a_template_without_problem_genes_has_the_one_default():
     assert template.problem_defaults(space) == [space.default_params()]
 
 
-def test_show_ranks_each_formats_genomes_apart_against_their_own_default(whole_run):
+@pytest.fixture(scope="module")
+def shown(whole_run) -> str:
+    """`engine show`'s text of the whole run."""
     import io
 
     from engine.show import show
 
-    run_dir, _, records = whole_run
     out = io.StringIO()
-    show(run_dir, out)
-    text = out.getvalue()
+    show(whole_run[0], out)
+    return out.getvalue()
+
+
+def test_show_ranks_each_formats_genomes_apart_against_their_own_default(whole_run, shown):
+    _, _, records = whole_run
+    text = shown
     for fmt in ("bf16", "fp8_656"):
         default = next(r for r in records if r["operator"] == "default" and _format(r) == fmt)
         header = f"top 2 by score for KV_FORMAT={fmt} (geomean time relative to default genome {default['genome_id']}):"
@@ -244,3 +252,83 @@ def test_a_replayed_sweep_reads_the_decode_layers_time_against_its_own_formats_d
     for r in genomes:
         expected = layer[r["genome_id"]] / layer[defaults[_format(r)]]
         assert sweep.objective[canonical_json(json.loads(r["params_json"]))] == pytest.approx(expected, rel=1e-12)
+
+
+def test_each_format_has_its_own_pytorch_reference_path(whole_run):
+    _, loop, records = whole_run
+    references = [r for r in records if r["kind"] == "reference"]
+    assert [(r["genome_id"], json.loads(r["params_json"])) for r in references] == [
+        ("pytorch-reference-bf16", {"KV_FORMAT": "bf16"}), ("pytorch-reference-fp8_656", {"KV_FORMAT": "fp8_656"})]
+    assert all(r["status"] == "ok" and r["workloads"] for r in references)
+    assert [r["kind"] for r in records[:2]] == ["reference", "reference"]  # before any genome
+    assert loop.state.references.keys() == {'{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}'}
+
+
+class _Recording(WorkerRunner):
+    """The real worker; keeps each request it was handed."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.requests: list[dict] = []
+
+    def evaluate(self, request):
+        self.requests.append(request)
+        return super().evaluate(request)
+
+
+def test_each_reference_path_is_asked_for_its_own_formats_problem_and_a_resumed_older_run_gets_the_missing_one(
+        whole_run, tmp_path):
+    """A run from before each problem had its own reference (one row, no params, the bf16 problem):
+    resumed, it gains the FP8 one and no second bf16 one; the worker is asked for the FP8 problem."""
+    import shutil
+
+    old_dir, _, records = whole_run
+    run = tmp_path / "older"
+    run.mkdir()
+    shutil.copy(old_dir / "run.json", run)
+    shutil.copytree(old_dir / "snapshot", run / "snapshot")
+    rows = []
+    for r in records:
+        if r["genome_id"] == "pytorch-reference-fp8_656":
+            continue
+        row = {k: v for k, v in r.items() if k not in ("schema_version", "run_id", "created_at")}
+        if r["kind"] == "reference":
+            row.update(genome_id="pytorch-reference", params_json=None)
+        rows.append(row)
+    ResultsWriter(run, records[0]["run_id"]).append(rows)
+    runner = _Recording(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        loop, again = _run(run, runner, budget=4, resume=True)
+    finally:
+        runner.stop()
+    assert [(r["builtin"], r["problem_args"]) for r in runner.requests] == [("torch_reference", {"kv_format": "fp8_656"})]
+    references = [r for r in again if r["kind"] == "reference"]
+    assert [r["genome_id"] for r in references] == ["pytorch-reference", "pytorch-reference-fp8_656"]
+    assert references[1]["status"] == "ok" and references[1]["attempt"] == max(r["attempt"] for r in again)
+    assert loop.state.baselines.references.keys() == {'{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}'}
+
+
+def test_show_compares_each_formats_best_with_its_own_pytorch_path(whole_run, shown):
+    _, _, records = whole_run
+    text = shown
+    for fmt in ("bf16", "fp8_656"):
+        reference = next(r for r in records if r["genome_id"] == f"pytorch-reference-{fmt}")
+        header = (f"best genome per workload for KV_FORMAT={fmt} (median us, IQR, TFLOP/s, fraction of roofline "
+                  f"floor; PyTorch reference path from the same run, on the same problem):")
+        assert header in text
+        table = text.split(header)[1].split("\n\n")[0].strip().splitlines()[1:]
+        torch_us = {line.split()[0]: float(line.split()[5]) for line in table}
+        assert torch_us == pytest.approx({w["name"]: w["median_us"] for w in reference["workloads"]}, abs=0.05)
+
+
+def test_eval_reference_runs_the_pytorch_path_on_the_named_genomes_format():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "engine", "eval", str(FORMATS), "--reference", "--device", "cpu",
+                           "--genome", '{"KV_FORMAT": "fp8_656"}'], capture_output=True, text=True, cwd=REPO,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    record = json.loads(done.stdout)
+    assert (record["kind"], record["genome_id"], record["status"]) == ("reference", "pytorch-reference-fp8_656", "ok")
+    assert json.loads(record["params_json"]) == {"KV_FORMAT": "fp8_656"} and record["workloads"]
