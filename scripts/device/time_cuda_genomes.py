@@ -12,8 +12,10 @@ REV:templates/sparse_mla.cu.j2`), each variant is timed with the old and the cur
 turn. Every CUDA source is compiled first, in parallel, into the worker's cubin cache, so the
 serial worker spends no device time on nvcc. A variant that times out is not tried again, nor are
 later ones sharing its PIPELINE: a hung schedule would burn the timeout on each. With --reference,
-each repeat first times the PyTorch reference path (the problem's defaults) in the same worker, as
-the row named "pytorch reference", so that a table's PyTorch column comes from the same call.
+each repeat first times the PyTorch reference path in the same worker on each cache format a
+variant reads: bf16 as the row named "pytorch reference", FP8-656 (its path dequantizes the gathered
+rows first) as "pytorch reference fp8_656", so that a table's PyTorch column for each format comes
+from the same call.
 Writes $OUT/NAME (default cuda_compare.json)."""
 import argparse, json, os, sys
 from pathlib import Path
@@ -66,9 +68,14 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
                      "resources": res.get("resources"), "workloads": res.get("workloads"),
                      "error": res.get("error")})
 
+    # the PyTorch path on each cache format the CUDA variants read (a Gluon variant reads bf16)
+    formats = sorted({v.params.get("KV_FORMAT", "bf16") for v in variants.values()}, key=lambda f: f != "bf16")
     for rep in range(args.repeats):
-        if args.reference:  # the PyTorch reference path, on the problem's defaults
-            record(rep, "ref", "pytorch reference", {}, runner.evaluate(t.request(None, builtin="torch_reference")))
+        for fmt in formats if args.reference else ():
+            name = "pytorch reference" + ("" if fmt == "bf16" else f" {fmt}")
+            genes = {"KV_FORMAT": fmt}
+            record(rep, "ref", name, genes, runner.evaluate(t.request(None, {**t.load_space().default_params(), **genes},
+                                                                      builtin="torch_reference")))
         for (name, label), (tv, src) in runs.items():
             p = variants[name].params
             if (label, p.get("PIPELINE")) in hung:
