@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from engine.errors import UserError
 from engine.faults import expected_statuses
+from engine.genome import canonical_json
 from engine.llm.transcript import read_calls
 from engine.run_folder import read_config, template_of_run
 from engine.scoring import workload_times
 from engine.store.reader import read_records
+from engine.template import Template
 
 
 def best_per_workload(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -52,11 +54,11 @@ def references_by_group(records: list[dict[str, Any]], genes: list[str]) -> dict
             for r in records if r["kind"] == "reference"}
 
 
-def _problem_genes(run_dir: Path, config) -> list[str]:
+def _run_template(run_dir: Path, config) -> Template | None:
     try:
-        return template_of_run(run_dir, config).problem_genes
-    except UserError:  # the template is gone and no copy was kept: show the run ungrouped
-        return []
+        return template_of_run(run_dir, config)
+    except UserError:  # the template is gone and no copy was kept: show the run ungrouped, genes in full
+        return None
 
 
 def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
@@ -79,18 +81,24 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     llm = llm_summary(run_dir / "llm")
     if llm:
         print(llm, file=out)
-    genes = _problem_genes(run_dir, config)
+    template = _run_template(run_dir, config)
+    genes = template.problem_genes if template else []
+    defaults = template.load_space().default_params() if template else None
+    if defaults is not None:
+        print("genomes are shown by the genes they change from the space's defaults, and their problem genes "
+              "(`eval --genome` takes them so)", file=out)
+    describe = lambda r: genome_text(r, defaults, genes)  # noqa: E731
     groups = problem_groups(records, genes)
     leaders: list[dict[str, Any]] = []
     for group, members in groups.items():  # scores of one problem share a baseline: its default genome
-        leaders += _print_top(members, group, top, out)
+        leaders += _print_top(members, group, top, describe, out)
     references = references_by_group(records, genes)
     _print_e2e(list(references.values()) + leaders, out)
     for group, members in groups.items():
         # the group's own PyTorch path; an older run's one path solved the default problem only
         reference = references.get(group) or references.get(None)
         ref_times = workload_times(reference) if reference and reference["status"] == "ok" else {}
-        _print_best(best_per_workload(members), ref_times, group, group in references, out)
+        _print_best(best_per_workload(members), ref_times, group, group in references, describe, out)
     pareto = run_dir / "pareto.json"
     if pareto.is_file():
         data = json.loads(pareto.read_text())
@@ -151,13 +159,19 @@ def _print_e2e(records: list[dict[str, Any]], out: TextIO) -> None:
               f"{us(e['alone_us']):>10}  {who}", file=out)
 
 
-def genome_text(record: dict[str, Any]) -> str:
-    """A genome's parameters, and the regions an LLM rewrote (their text is in code_json)."""
+def genome_text(record: dict[str, Any], defaults: dict[str, Any] | None = None, keep: list[str] = ()) -> str:
+    """A genome's parameters (with ``defaults``: only those that differ from them, and the genes
+    ``keep`` names), and the regions an LLM rewrote (their text is in code_json)."""
+    text = record["params_json"]
+    if defaults is not None:
+        params = json.loads(text)
+        text = canonical_json({k: v for k, v in params.items() if k in keep or defaults.get(k) != v})
     code = json.loads(record["code_json"]) if record.get("code_json") else {}
-    return record["params_json"] + (f" +code {','.join(sorted(code))}" if code else "")
+    return text + (f" +code {','.join(sorted(code))}" if code else "")
 
 
-def _print_top(members: list[dict[str, Any]], group: str, top: int, out: TextIO) -> list[dict[str, Any]]:
+def _print_top(members: list[dict[str, Any]], group: str, top: int, describe: Callable[[dict], str],
+               out: TextIO) -> list[dict[str, Any]]:
     """The best-scored genomes of one problem group, printed; returns them. A group's genomes may
     be scored against more than one baseline (its own default failed, or a run resumed from
     before each problem had one), so the header names each."""
@@ -167,12 +181,12 @@ def _print_top(members: list[dict[str, Any]], group: str, top: int, out: TextIO)
         print(f"\ntop {len(scored)} by score{' for ' + group if group else ''} "
               f"(geomean time relative to {against}):", file=out)
         for r in scored:
-            print(f"  {r['score']:.3f}  {r['genome_id']}  {genome_text(r)}", file=out)
+            print(f"  {r['score']:.3f}  {r['genome_id']}  {describe(r)}", file=out)
     return scored
 
 
 def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], group: str, own_reference: bool,
-                out: TextIO) -> None:
+                describe: Callable[[dict], str], out: TextIO) -> None:
     """``own_reference``: the reference path's times are of the group's own problem; else an
     older run's one path stands in, which solved the default problem."""
     if not best:
@@ -190,7 +204,7 @@ def _print_best(best: dict[str, dict[str, Any]], ref_times: dict[str, float], gr
         speedup = f"{ref / w['median_us']:.2f}x" if ref else "-"
         genome = b["record"]
         print(f"  {name:<14}{w['median_us']:>10.1f}{w['iqr_us']:>8.1f}{w['tflops']:>9.1f}{frac:>9}"
-              f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {genome_text(genome)}", file=out)
+              f"{ref_text:>10}{speedup:>9}  {genome['genome_id']} {describe(genome)}", file=out)
 
 
 def _print_compiler_notes(genomes: list[dict[str, Any]], out: TextIO, most: int = 5) -> None:

@@ -69,3 +69,29 @@ def test_show_says_nothing_of_compiler_notes_where_no_genome_has_any():
     buf = io.StringIO()
     show(REPO / "docs" / "runs" / "h200-cuda3-20261130", buf)
     assert "compiler notes" not in buf.getvalue()
+
+
+def test_show_names_each_genome_by_the_genes_it_changes_and_its_cache_format():
+    """The recorded run's genomes as `show` prints them: with the run's space defaults they are
+    the genomes the run recorded (what `eval --genome` makes of them), and every gene shown but
+    the cache format differs from its default."""
+    import io
+    import json
+
+    from engine.run_folder import read_config, template_of_run
+    from engine.show import show
+    from engine.store.reader import read_records
+
+    run = REPO / "docs" / "runs" / "h200-cuda17-20261205"
+    defaults = template_of_run(run, read_config(run)).load_space().default_params()
+    params = {r["genome_id"]: json.loads(r["params_json"]) for r in read_records(run) if r["kind"] == "genome"}
+    buf = io.StringIO()
+    show(run, buf)
+    shown = [line.split(None, 2)[1:] for line in buf.getvalue().split("\ntop 5 by score for ", 1)[1].splitlines()
+             if line.startswith("  0.") or line.startswith("  1.")]
+    assert len(shown) == 10
+    for gid, text in shown:
+        genes = json.loads(text)
+        assert {**defaults, **genes} == params[gid]
+        assert "KV_FORMAT" in genes and all(defaults[k] != v for k, v in genes.items() if k != "KV_FORMAT")
+        assert len(genes) < len(defaults)
