@@ -101,7 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     cs.add_argument("--threshold", type=float, default=0.03, help="target: within this fraction of the best")
     cs.add_argument("--template", type=Path, help="refuse a sweep of any other template")
     cs.add_argument("--objective", default="score",
-                    help="what the strategies minimise: score (default), small_batch, large_batch, long_context, error")
+                    help="what the strategies minimise: score (default), small_batch, large_batch, long_context, error, "
+                         "e2e (a sweep made with --e2e)")
     cs.add_argument("--png", type=Path, help="best-so-far plot (default results/compare-<sweep>.png)")
 
     co = sub.add_parser("compile", help="render and compile one genome of a CUDA template; print its resources")
