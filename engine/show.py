@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from pathlib import Path
@@ -87,7 +88,7 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     if defaults is not None:
         print("genomes are shown by the genes they change from the space's defaults, and their problem genes "
               "(`eval --genome` takes them so)", file=out)
-    describe = lambda r: genome_text(r, defaults, genes)  # noqa: E731
+    describe = functools.partial(genome_text, defaults=defaults, keep=genes)
     groups = problem_groups(records, genes)
     leaders: list[dict[str, Any]] = []
     for group, members in groups.items():  # scores of one problem share a baseline: its default genome
