@@ -501,6 +501,8 @@ def cmd_compile(args) -> int:
     print(json.dumps({"genome_id": genome.genome_id, "params": params, "code_regions": sorted(genome.code),
                       "status": "ok" if build.ok else "compile_error", "nvcc": nvcc_version(),
                       "arch": "sm_90a", "build_key": build.key, "cubin": build.cubin,
+                      # the rendered source nvcc read: what the error's line numbers and the SASS refer to
+                      "source": str(args.cache / build.key / "kernel.cu"),
                       "compile_s": round(build.seconds, 3), "cache_hit": build.cache_hit,
                       **build.totals(), "kernels": [k.__dict__ for k in build.kernels],
                       "compiler_notes": list(build.notes()),

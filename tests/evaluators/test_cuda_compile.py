@@ -154,9 +154,13 @@ def test_engine_compile_prints_the_figures_and_types_a_broken_genome(tmp_path):
     assert figures["status"] == "ok" and figures["shared_bytes"] == 4096 and figures["arch"] == "sm_90a"
     assert {"registers", "stack_bytes", "spill_bytes", "compile_s", "build_key"} <= set(figures)
     assert figures["compiler_notes"] == []  # the fixture builds cleanly
+    assert "SMEM_FLOATS" not in Path(figures["source"]).read_text()  # the rendered text, holes filled
+    assert Path(figures["source"]).parent == Path(figures["cubin"]).parent
     broken = run('{"BREAK": true}')
-    assert broken.returncode == 1 and json.loads(broken.stdout)["status"] == "compile_error"
+    reply = json.loads(broken.stdout)
+    assert broken.returncode == 1 and reply["status"] == "compile_error"
     assert "Traceback" not in broken.stderr
+    assert Path(reply["source"]).name in reply["error"]  # the error's lines are that file's
 
 
 def test_compile_refuses_a_triton_template_in_one_line():
