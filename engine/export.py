@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, TextIO
 
+import evaluators
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
@@ -29,6 +30,8 @@ from engine.template import RenderError, Template
 from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
+SHIPPED = Path(__file__).resolve().parent / "shipped"
+EVALUATORS = Path(evaluators.__file__).resolve().parent
 REFERENCE = "reference"  # --default reference: the run's PyTorch reference path (the model's path without a kernel)
 DEFAULT_MIN_GAIN = 0.02  # a winner must be at least this much faster than the default (median over median)
 
@@ -279,11 +282,12 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
         (out_dir / name).write_bytes(data)
     (out_dir / "dispatch.json").write_text(json.dumps(table, indent=1) + "\n")
     (out_dir / "dispatch.py").write_text(dispatch_module(table))
+    write_launcher(out_dir / "launcher", template.language)
     summary = summary_text(table)
     (out_dir / "README.md").write_text(summary)
     out.write(summary)
-    print(f"\nwritten: {out_dir}/dispatch.json, dispatch.py, README.md, {len(table['kernels'])} kernel sources",
-          file=out)
+    print(f"\nwritten: {out_dir}/dispatch.json, dispatch.py, launcher/, README.md, "
+          f"{len(table['kernels'])} kernel sources", file=out)
     return table
 
 
@@ -352,14 +356,33 @@ def summary_text(table: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def build_note(language: str, entry: str) -> str:
+# what a CUDA export's launcher/ needs beside launcher.py: the host side the run launched its kernels with
+CUDA_LAUNCHER = ("sparse_mla_cuda.py", "cuda_launch.py")
+
+
+def write_launcher(folder: Path, language: str) -> None:
+    """``launcher/`` (``load(kernel)``: the callable the run timed), so that the export runs without
+    this repository: engine/shipped/launcher.py, and for CUDA kernels the launcher's two modules."""
+    folder.mkdir()
+    shutil.copyfile(SHIPPED / "launcher.py", folder / "__init__.py")
     if language == "cuda":
-        return ("Each `kernels/*.cu` is the source the run compiled and timed. Build it as the run did: `nvcc "
-                f"-cubin {' '.join(GENCODE)} {' '.join(DEFAULT_FLAGS)} -o K.cubin K.cu`. Its "
-                "`kernel-genome-launch` line holds the launch contract (kernel names, heads a CTA, threads, shared "
-                "memory, split count, partial buffers) that `evaluators/sparse_mla_cuda.py` launches it by.")
-    return (f"Each `kernels/*.py` is the Triton module the run timed; `{entry}` is its entry point, called as "
-            "`evaluators/triton_backend.py` calls it.")
+        for name in CUDA_LAUNCHER:
+            shutil.copyfile(EVALUATORS / name, folder / name)
+
+
+def build_note(language: str, entry: str) -> str:
+    use = ("`launcher.load(select(...))` (with this folder on `sys.path`) gives the function the run timed, "
+           "`f(q, kv_cache, indices, sm_scale, out, lse)`; `launcher/__init__.py` says what each argument "
+           "holds. ")
+    if language == "cuda":
+        return (use + "Each `kernels/*.cu` is the source the run compiled and timed; the launcher runs the cubin "
+                f"beside it. Build one as the run did: `nvcc -cubin {' '.join(GENCODE)} {' '.join(DEFAULT_FLAGS)} "
+                "-o K.cubin K.cu`. Its `kernel-genome-launch` line holds the launch contract (kernel names, heads "
+                "a CTA, threads, shared memory, split count, partial buffers) that `launcher/sparse_mla_cuda.py` "
+                "launches it by, on torch's current stream (a CUDA graph captures it). Needs torch and "
+                "cuda-python on a Hopper GPU.")
+    return (use + f"Each `kernels/*.py` is the Triton module the run timed; `{entry}` is its entry point. Needs "
+            "torch and Triton.")
 
 
 def dispatch_module(table: dict[str, Any]) -> str:

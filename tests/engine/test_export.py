@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -360,6 +361,31 @@ def test_cuda_kernels_ship_as_cubins_built_as_the_run_built_them(two_genome_run,
     on_disk = json.loads((tmp_path / "export" / "dispatch.json").read_text())
     assert on_disk["kernels"][other["genome_id"]]["cubin"] == f"kernels/{other['genome_id']}.cubin"
     assert "Cubins: built here with" in (tmp_path / "export" / "README.md").read_text()
+
+
+def test_a_cuda_export_ships_the_launcher_its_run_timed_with(two_genome_run, tmp_path, monkeypatch):
+    """launcher/ holds the host side the worker launched the kernels with, byte for byte; loading
+    a kernel says what this machine lacks: its cubin (no nvcc here), then a GPU."""
+    import torch
+
+    run, default_id, _ = two_genome_run
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no nvcc: the sources ship without cubins
+    folder = tmp_path / "export"
+    export(run, folder, io.StringIO())
+    for name in ("sparse_mla_cuda.py", "cuda_launch.py"):
+        assert (folder / "launcher" / name).read_bytes() == (REPO / "evaluators" / name).read_bytes()
+
+    def load() -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", f"from launcher import load; load('kernels/{default_id}.cu')"],
+                              cwd=folder, capture_output=True, text=True, timeout=120,
+                              env={**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "PYTHONPATH": str(folder)})
+    done = load()
+    assert done.returncode == 1 and f"{default_id}.cubin: not built; build it from {default_id}.cu" in done.stderr
+    if torch.cuda.is_available():
+        return  # the GPU tier loads and runs a real one (tests/gpu/test_gpu_export.py)
+    (folder / "kernels" / f"{default_id}.cubin").write_bytes(b"\x7fELF")
+    done = load()
+    assert done.returncode == 1 and "a CUDA kernel runs only on a CUDA GPU" in done.stderr
 
 
 def test_without_nvcc_the_sources_ship_and_the_table_says_why_no_cubin(two_genome_run, tmp_path, monkeypatch):

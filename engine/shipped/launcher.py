@@ -1,0 +1,68 @@
+"""Load an exported kernel as the function the run timed (shipped by `python -m engine export`):
+
+    import sys; sys.path.insert(0, EXPORT_FOLDER)
+    from dispatch import select
+    from launcher import load
+    kernel = select(batch, context, heads, topk, kv_format="bf16", device=torch.cuda.get_device_name())
+    attend = load(kernel)                         # once per kernel; None from select: keep your own path
+    attend(q, kv_cache, indices, sm_scale, out, lse)
+
+q is [B, H, 576] bf16; kv_cache [blocks, 64, 576] bf16 (or [blocks, 64, 656] uint8 rows of the
+FP8-656 format); indices [B, topk] int32 into the cache's rows, -1 for none; out [B, H, 512] bf16
+and lse [B, H] fp32 are filled (lse is +inf for a token with no valid row).
+
+A CUDA kernel (``kernels/ID.cu``) runs from the cubin beside it through the launcher the run
+timed it with (``sparse_mla_cuda.py`` and ``cuda_launch.py`` in this folder), on torch's current
+stream, so that a CUDA graph captures it; it needs torch and cuda-python on a Hopper (sm_90) GPU.
+A Triton kernel (``kernels/ID.py``) is its module's entry point; it needs torch and Triton.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Callable
+
+FOLDER = Path(__file__).resolve().parent.parent  # the export folder: dispatch.json, kernels/
+
+
+def load(kernel: str | Path, device=None) -> Callable:
+    """The callable of ``kernel``, a path as ``select`` gives it (relative to the export folder)
+    or an absolute one; ``device``: the CUDA device a CUDA kernel is loaded on (default: torch's
+    current one)."""
+    path = Path(kernel)
+    path = path if path.is_absolute() else FOLDER / path
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such kernel in this export (select() names one under kernels/)")
+    if path.suffix == ".cu":
+        return _cuda(path, device)
+    if path.suffix == ".py":
+        return _triton(path)
+    raise ValueError(f"{path}: neither a CUDA (.cu) nor a Triton (.py) kernel")
+
+
+def _cuda(path: Path, device) -> Callable:
+    import torch
+
+    cubin = path.with_suffix(".cubin")
+    if not cubin.is_file():
+        raise FileNotFoundError(f"{cubin}: not built; build it from {path.name} as README.md says")
+    if not torch.cuda.is_available():
+        raise RuntimeError(f"{path.name}: a CUDA kernel runs only on a CUDA GPU, and torch sees none here")
+    try:
+        from .cuda_launch import CubinModule
+    except ImportError as exc:
+        raise RuntimeError(f"{path.name}: loading a cubin needs cuda-python (pip install cuda-python): {exc}") from exc
+    from .sparse_mla_cuda import make_entry, parse_contract
+
+    where = torch.device("cuda", torch.cuda.current_device()) if device is None else torch.device(device)
+    return make_entry(parse_contract(path.read_text()), CubinModule(cubin, where))
+
+
+def _triton(path: Path) -> Callable:
+    entry = json.loads((FOLDER / "dispatch.json").read_text())["entry"]
+    spec = importlib.util.spec_from_file_location(f"exported_kernel_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return getattr(module, entry)

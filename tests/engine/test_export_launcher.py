@@ -1,0 +1,71 @@
+"""An export runs without this repository: `launcher.load(select(...))` gives the function the
+run timed. The Triton kernels of a recorded H200 run, exported and run from the export folder
+under the interpreter against the float64 reference; a CUDA export ships the launcher its run
+timed with, and says plainly what a machine without a GPU lacks."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.export import export
+
+REPO = Path(__file__).resolve().parents[2]
+TRITON_RUN = REPO / "docs" / "runs" / "h200-triton-ga200-final-20261130"
+
+# Run in the export folder with nothing of this repository importable, then (for the check
+# alone) with it: the problem's inputs, the interpreter's bf16 fix and the reference.
+USE = r"""
+import sys
+import torch
+from dispatch import select
+from launcher import load
+
+kernels = {"winner": select(8, 4096, 128, 2048), "default": select(129, 4096, 128, 2048)}
+fns = {name: load(k) for name, k in kernels.items()}
+assert not [m for m in sys.modules if m.split(".")[0] in ("engine", "evaluators")], "the export imported the repo"
+sys.path.append(sys.argv[1])
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from evaluators.triton_backend import patch_interpreter_bf16_dot
+
+patch_interpreter_bf16_dot()  # the interpreter's bf16 products, as the harness runs them
+problem = SparseMlaDecode()
+w = Workload("invalid_and_empty", 3, 64, 256, 1024, invalid_fraction=0.1, empty_rows=1)
+inp = problem.make_inputs(w, torch.Generator().manual_seed(7), problem.new_pool(torch.device("cpu"), [w]))
+for name, fn in fns.items():
+    out, lse = problem.poisoned_outputs(w, torch.device("cpu"))
+    fn(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse)
+    print(name, kernels[name], problem.check(inp, (out, lse))[0])
+"""
+
+
+def _python(folder: Path, code: str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run([sys.executable, "-c", code, *args], cwd=folder, capture_output=True, text=True,
+                          timeout=600, env={**clean, "PYTHONPATH": str(folder), **env})
+
+
+def test_an_exported_triton_kernel_runs_from_the_export_folder_alone(tmp_path):
+    folder = tmp_path / "export"
+    table = export(TRITON_RUN, folder, io.StringIO())
+    assert sorted(p.name for p in (folder / "launcher").iterdir()) == ["__init__.py"]
+    done = _python(folder, USE, str(REPO), TRITON_INTERPRET="1")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    winner, default = lines["winner"].split(" ", 1), lines["default"].split(" ", 1)
+    (group,) = table["groups"]
+    assert default[0] == group["default"]["kernel"] and winner[0] != default[0]
+    assert winner[1] == default[1] == "None"  # the check found nothing wrong with either
+
+
+def test_the_launcher_names_a_kernel_the_export_lacks(tmp_path):
+    folder = tmp_path / "export"
+    export(TRITON_RUN, folder, io.StringIO())
+    done = _python(folder, "from launcher import load; load('kernels/0000000000000000.py')")
+    assert done.returncode == 1 and "0000000000000000.py: no such kernel in this export" in done.stderr
