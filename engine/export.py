@@ -372,7 +372,8 @@ def write_launcher(folder: Path, language: str) -> None:
 
 def build_note(language: str, entry: str) -> str:
     use = ("`launcher.load(select(...))` (with this folder on `sys.path`) gives the function the run timed, "
-           "`f(q, kv_cache, indices, sm_scale, out, lse)`; `launcher/__init__.py` says what each argument "
+           "`f(q, kv_cache, indices, sm_scale, out, lse)`; `launcher.dispatcher(your_path)` selects and loads "
+           "per call, your path where select names none; `launcher/__init__.py` says what each argument "
            "holds. ")
     if language == "cuda":
         return (use + "Each `kernels/*.cu` is the source the run compiled and timed; the launcher runs the cubin "

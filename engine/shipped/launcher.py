@@ -7,6 +7,12 @@
     attend = load(kernel)                         # once per kernel; None from select: keep your own path
     attend(q, kv_cache, indices, sm_scale, out, lse)
 
+or, the selection made for each call and each kernel loaded once:
+
+    from launcher import dispatcher
+    attend = dispatcher(my_attention, kv_format="bf16")   # my_attention: where select names none
+    attend(q, kv_cache, indices, sm_scale, out, lse, context=context)
+
 q is [B, H, 576] bf16; kv_cache [blocks, 64, 576] bf16 (or [blocks, 64, 656] uint8 rows of the
 FP8-656 format); indices [B, topk] int32 into the cache's rows, -1 for none; out [B, H, 512] bf16
 and lse [B, H] fp32 are filled (lse is +inf for a token with no valid row).
@@ -40,6 +46,42 @@ def load(kernel: str | Path, device=None) -> Callable:
     if path.suffix == ".py":
         return _triton(path)
     raise ValueError(f"{path}: neither a CUDA (.cu) nor a Triton (.py) kernel")
+
+
+def dispatcher(fallback: Callable | None = None, device=None, gpu_name: str | None = None, **problem) -> Callable:
+    """``f(q, kv_cache, indices, sm_scale, out, lse, *, context)``: each call by the kernel
+    ``select`` names for its shape (batch, heads and top-k from the tensors; ``context``, the
+    longest sequence's length, from the caller), each kernel loaded once; by ``fallback`` (the
+    caller's own path) where ``select`` names none, as on a GPU other than the run's.
+    ``gpu_name``: the GPU's name as torch gives it (default: ``device``'s, none without a GPU).
+    ``problem``: the problem's arguments (``kv_format="fp8_656"``, ...)."""
+    import torch
+
+    select = _dispatch_module().select
+    name = gpu_name or (torch.cuda.get_device_name(device) if torch.cuda.is_available() else None)
+    loaded: dict[str, Callable] = {}
+
+    def attend(q, kv_cache, indices, sm_scale, out, lse, *, context: int) -> None:
+        batch, heads, _ = q.shape
+        kernel = select(batch, context, heads, indices.shape[1], device=name, **problem)
+        if kernel is None:
+            if fallback is None:
+                raise LookupError(f"no exported kernel for batch {batch}, context {context}, heads {heads}, "
+                                  f"top-k {indices.shape[1]} on {name or 'this device'}, and no fallback given")
+            return fallback(q, kv_cache, indices, sm_scale, out, lse)
+        if kernel not in loaded:
+            loaded[kernel] = load(kernel, device)
+        loaded[kernel](q, kv_cache, indices, sm_scale, out, lse)
+
+    attend.loaded = loaded  # kernel path -> its function: what the calls so far have used
+    return attend
+
+
+def _dispatch_module():
+    spec = importlib.util.spec_from_file_location("exported_dispatch", FOLDER / "dispatch.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
 
 
 def _cuda(path: Path, device) -> Callable:

@@ -69,3 +69,50 @@ def test_the_launcher_names_a_kernel_the_export_lacks(tmp_path):
     export(TRITON_RUN, folder, io.StringIO())
     done = _python(folder, "from launcher import load; load('kernels/0000000000000000.py')")
     assert done.returncode == 1 and "0000000000000000.py: no such kernel in this export" in done.stderr
+
+
+DISPATCHER = r"""
+import sys
+import torch
+from launcher import dispatcher
+
+sys.path.append(sys.argv[1])
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode, torch_reference_path
+from evaluators.triton_backend import patch_interpreter_bf16_dot
+
+patch_interpreter_bf16_dot()
+problem = SparseMlaDecode()
+w = Workload("t", 2, 64, 256, 1024, invalid_fraction=0.1)
+inp = problem.make_inputs(w, torch.Generator().manual_seed(3), problem.new_pool(torch.device("cpu"), [w]))
+mine = []
+
+def my_path(*args):
+    mine.append(args[0].shape[0])
+    torch_reference_path(*args)
+
+for gpu in (None, "NVIDIA H100 80GB HBM3"):  # the run's kernels; another GPU: the caller's path
+    attend = dispatcher(my_path, gpu_name=gpu)
+    for _ in range(2):
+        out, lse = problem.poisoned_outputs(w, torch.device("cpu"))
+        attend(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=w.context)
+        assert problem.check(inp, (out, lse))[0] is None
+    print(gpu, sorted(attend.loaded), len(mine))
+try:
+    dispatcher(gpu_name="NVIDIA H100 80GB HBM3")(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=1)
+except LookupError as exc:
+    print("refused:", exc)
+"""
+
+
+def test_the_dispatcher_runs_each_call_by_its_kernel_or_the_callers_own_path(tmp_path):
+    folder = tmp_path / "export"
+    table = export(TRITON_RUN, folder, io.StringIO())
+    done = _python(folder, DISPATCHER, str(REPO), TRITON_INTERPRET="1")
+    assert done.returncode == 0, done.stderr[-3000:]
+    run_gpu, other_gpu, refused = done.stdout.splitlines()
+    (group,) = table["groups"]
+    # heads 64 and top-k 256 are none of the table's shapes: the default kernel, loaded once for both calls
+    assert run_gpu == f"None ['{group['default']['kernel']}'] 0"
+    assert other_gpu == "NVIDIA H100 80GB HBM3 [] 2"  # both calls by the caller's path
+    assert refused.startswith("refused: no exported kernel for batch 2, context 1, heads 64") and "no fallback" in refused
