@@ -14,8 +14,9 @@ or, the selection made for each call and each kernel loaded once:
     attend(q, kv_cache, indices, sm_scale, out, lse, context=context)
 
 q is [B, H, 576] bf16; kv_cache [blocks, 64, 576] bf16 (or [blocks, 64, 656] uint8 rows of the
-FP8-656 format); indices [B, topk] int32 into the cache's rows, -1 for none; out [B, H, 512] bf16
-and lse [B, H] fp32 are filled (lse is +inf for a token with no valid row).
+FP8-656 format); indices [B, topk] int32, rows of the flattened cache (block * 64 + slot), -1 for
+none; sm_scale the softmax scale. out [B, H, 512] bf16 and lse [B, H] fp32 (natural log; +inf for
+a token with no valid row) are filled.
 
 A CUDA kernel (``kernels/ID.cu``) runs from the cubin beside it through the launcher the run
 timed it with (``sparse_mla_cuda.py`` and ``cuda_launch.py`` in this folder), on torch's current
