@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from engine.genome import Value
 from engine.scoring import e2e_times, workload_times
-from engine.template import Template
+from engine.template import Template, key_values
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def baseline_of(record: Mapping[str, Any], name: str) -> Baseline:
 def reference_name(template: Template, record: Mapping[str, Any]) -> str:
     """"pytorch reference path", and its problem where the row records one ("... (kv_format=fp8_656)")."""
     params = json.loads(record["params_json"]) if record.get("params_json") else None
-    problem = ", ".join(f"{k}={v}" for k, v in template.problem_kwargs(params).items()) if params else ""
+    problem = key_values(template.problem_kwargs(params)) if params else ""
     return "pytorch reference path" + (f" ({problem})" if problem else "")
 
 

@@ -24,7 +24,7 @@ from engine.objectives import evaluate as evaluate_objectives
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
 from engine.strategies import STRATEGIES, Told, make_strategy
-from engine.template import Template, load_template
+from engine.template import Template, key_values, load_template
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,7 @@ def report(results: list[Comparison], base_median: float, sweep: Sweep, budget: 
            threshold: float, out: TextIO) -> None:
     print(f"sweep: {len(sweep.objective)} genomes of {sweep.template.path} "
           f"({sweep.coverage():.0%} of the valid space"
-          f"{' with ' + ', '.join(f'{k}={v}' for k, v in sweep.fixed.items()) if sweep.fixed else ''}), "
+          f"{' with ' + key_values(sweep.fixed) if sweep.fixed else ''}), "
           f"best {sweep.objective_name} {sweep.best:.4f}; "
           f"target: within {threshold:.0%} of it; budget {budget}; {seeds} seeds", file=out)
     print(f"  {'strategy':<10}{'median evals':>14}{'reached':>10}{'vs random':>11}", file=out)

@@ -26,7 +26,7 @@ import evaluators
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
-from engine.template import RenderError, Template
+from engine.template import RenderError, Template, key_values
 from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
@@ -327,7 +327,7 @@ def summary_text(table: dict[str, Any]) -> str:
              f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
              "interquartile ranges apart; shapes past the largest measured ones go to the default.", ""]
     for g in table["groups"]:
-        problem = ", ".join(f"{k}={v}" for k, v in g["problem"].items()) or "(one problem)"
+        problem = key_values(g["problem"]) or "(one problem)"
         lines.append(f"## {problem}")
         lines.append("")
         if g["default"] is None:

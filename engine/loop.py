@@ -22,7 +22,7 @@ from engine.scoring import workload_times
 from engine.store.schema import E2E
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
-from engine.template import RenderError, Template
+from engine.template import RenderError, Template, key_values
 from evaluators.integrity import HarnessIntegrity
 from evaluators.status import Status
 
@@ -239,7 +239,7 @@ class EvolveLoop:
             self.state.next_attempt += 1
             self.state.references[self.template.problem_key(params)] = record
             self.state.baselines.add(record)
-            problem = ", ".join(f"{k}={v}" for k, v in self.template.problem_kwargs(params).items())
+            problem = key_values(self.template.problem_kwargs(params))
             self._say(f"[reference{' ' + problem if problem else ''}] {record['status']} {self._times_text(record)}")
             records.append(record)
         return records

@@ -15,7 +15,7 @@ from engine.llm.transcript import read_calls
 from engine.run_folder import read_config, template_of_run
 from engine.scoring import workload_times
 from engine.store.reader import read_records
-from engine.template import Template
+from engine.template import Template, key_values
 
 
 def best_per_workload(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -45,7 +45,7 @@ def problem_groups(records: list[dict[str, Any]], genes: list[str]) -> dict[str,
 
 def group_name(params: dict[str, Any], genes: list[str]) -> str:
     """The name of a problem group: "KV_FORMAT=fp8_656", ... ("" without problem genes)."""
-    return ", ".join(f"{g}={params.get(g)}" for g in genes)
+    return key_values({g: params.get(g) for g in genes})
 
 
 def references_by_group(records: list[dict[str, Any]], genes: list[str]) -> dict[str | None, dict[str, Any]]:
@@ -107,7 +107,7 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
               file=out)
         for p in data["front"]:  # one front a problem (cache format); older files have no "problem"
             values = "  ".join(f"{k}={v:.4g}" for k, v in p["objectives"].items())
-            problem = ", ".join(f"{k}={v}" for k, v in (p.get("problem") or {}).items())
+            problem = key_values(p.get("problem") or {})
             print(f"  {p['genome_id']}  {values}" + (f"  ({problem})" if problem else ""), file=out)
     injected = [r for r in records if r["kind"] == "injected"]
     if injected:
@@ -154,7 +154,7 @@ def _print_e2e(records: list[dict[str, Any]], out: TextIO) -> None:
     for r, e in rows:
         who = r["genome_id"]
         if r["kind"] == "reference":  # the problem genes' values it solved, where it records them
-            who = "pytorch reference path" + (f" ({', '.join(f'{k}={v}' for k, v in json.loads(r['params_json']).items())})"
+            who = "pytorch reference path" + (f" ({key_values(json.loads(r['params_json']))})"
                                               if r["params_json"] else "")
         print(f"  {e['name']:<14}{us(e['step_us']):>10}{us(e['rest_us']):>10}{us(e['attention_us']):>10}"
               f"{us(e['alone_us']):>10}  {who}", file=out)

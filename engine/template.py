@@ -43,6 +43,12 @@ from engine.errors import UserError
 from engine.genome import InvalidGenome, Space, Value, canonical_code, code_violations
 from engine.space_file import load_space
 
+
+def key_values(mapping: Mapping[str, Value]) -> str:
+    """"a=1, b=x": a problem's arguments, the genes that pick it, a slice's fixed genes, as text."""
+    return ", ".join(f"{k}={v}" for k, v in mapping.items())
+
+
 _FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
 _REQUIRED = ("problem", "language", "entry", "space")
 _BLOCK_TAG = re.compile(r"\{%(-?)\s*(block|endblock)\b\s*(\w*)[^%]*?(-?)%\}")
