@@ -39,6 +39,22 @@ def reference_name(template: Template, record: Mapping[str, Any]) -> str:
     return "pytorch reference path" + (f" ({problem})" if problem else "")
 
 
+def reference_problem(template: Template, record: Mapping[str, Any]) -> str:
+    """The problem key of a reference row: its params record the problem genes' values; an
+    older run's row records none, and the loop asked for it with no problem arguments, so it
+    solved the problem's own defaults."""
+    if record.get("params_json"):
+        return template.problem_key(json.loads(record["params_json"]))
+    if not template.problem_args:
+        return template.problem_key({})
+    import inspect
+
+    from evaluators.problems import PROBLEMS  # (imports torch: only for an older run's reference row)
+
+    params = inspect.signature(PROBLEMS[template.problem].__init__).parameters
+    return json.dumps({arg: params[arg].default for arg, _ in template.problem_args}, sort_keys=True)
+
+
 @dataclass
 class Baselines:
     """Each problem's ok default genome, and each problem's PyTorch reference path as the last
@@ -58,14 +74,10 @@ class Baselines:
         return cls(template, template.problem_key(default_params))
 
     def problem_of(self, record: Mapping[str, Any]) -> str:
-        """The problem key of a genome or reference row. A reference row without params (runs
-        from before each problem had one) solved the problem's own defaults, which the main
-        problem stands for: the same problem unless that run fixed a problem gene to another
-        value, where this last resort then compares across problems (`export` reads such a
-        row's problem exactly)."""
-        if record.get("params_json"):
-            return self.template.problem_key(json.loads(record["params_json"]))
-        return self.main_problem
+        """The problem key of a genome or reference row."""
+        if record.get("kind") == "reference":
+            return reference_problem(self.template, record)
+        return self.template.problem_key(json.loads(record["params_json"]))
 
     def add(self, record: Mapping[str, Any]) -> bool:
         """Takes an ok default-genome row as its problem's baseline, or an ok reference row as

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping, TextIO
 
 import evaluators
+from engine.baselines import reference_problem
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
@@ -172,22 +173,6 @@ def _by_heads_topk(shapes: dict[str, dict[str, Any]]) -> dict[tuple[int, int], l
                                                            kv[1]["context"])):
         groups.setdefault((w["heads"], w["topk"]), []).append(name)
     return groups
-
-
-def reference_problem(template: Template, record: Mapping[str, Any]) -> str:
-    """The problem key of a reference row: its params record the problem genes' values; an
-    older run's row records none, and the loop asked for it with no problem arguments, so it
-    solved the problem's own defaults."""
-    if record.get("params_json"):
-        return template.problem_key(json.loads(record["params_json"]))
-    if not template.problem_args:
-        return template.problem_key({})
-    import inspect
-
-    from evaluators.problems import PROBLEMS  # (imports torch: only for an older run's reference row)
-
-    params = inspect.signature(PROBLEMS[template.problem].__init__).parameters
-    return json.dumps({arg: params[arg].default for arg, _ in template.problem_args}, sort_keys=True)
 
 
 def build_table(run_dir: Path, named_defaults: list[str] | None = None,

@@ -54,8 +54,15 @@ def test_without_an_ok_default_each_problems_own_pytorch_path_stands_in():
     assert b.of(FP8).name == b.of(BF16).name == "default genome genome-bf16-2.0"
 
 
-def test_an_older_runs_reference_row_without_a_problem_solved_the_main_one():
+def test_an_older_runs_reference_row_without_a_problem_solved_the_problems_own_defaults():
     b = _baselines()
     assert b.add(_row(None, 9.0, kind="reference"))
     assert b.references.keys() == {b.main_problem} == {'{"kv_format": "bf16"}'}
     assert b.of(FP8).name == "pytorch reference path"
+    # a run of the FP8 slice alone (--fix KV_FORMAT=fp8_656): that older row solved bf16, not the
+    # run's main problem, and no FP8 genome is scored against it
+    template = load_template(FORMATS)
+    fp8_slice = Baselines.for_space_defaults(template, {**template.load_space().default_params(), **FP8})
+    assert fp8_slice.add(_row(None, 9.0, kind="reference"))
+    assert fp8_slice.references.keys() == {'{"kv_format": "bf16"}'} != {fp8_slice.main_problem}
+    assert fp8_slice.of(FP8) is NO_BASELINE
