@@ -70,11 +70,12 @@ def main(argv=None, default_variants=DEFAULT_VARIANTS):
 
     # the PyTorch path on each cache format the CUDA variants read (a Gluon variant reads bf16)
     formats = sorted({v.params.get("KV_FORMAT", "bf16") for v in variants.values()}, key=lambda f: f != "bf16")
+    defaults = t.load_space().default_params()
     for rep in range(args.repeats):
         for fmt in formats if args.reference else ():
             name = "pytorch reference" + ("" if fmt == "bf16" else f" {fmt}")
             genes = {"KV_FORMAT": fmt}
-            record(rep, "ref", name, genes, runner.evaluate(t.request(None, {**t.load_space().default_params(), **genes},
+            record(rep, "ref", name, genes, runner.evaluate(t.request(None, {**defaults, **genes},
                                                                       builtin="torch_reference")))
         for (name, label), (tv, src) in runs.items():
             p = variants[name].params
