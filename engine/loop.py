@@ -41,9 +41,9 @@ class RunState:
     records: dict[str, dict[str, Any]] = field(default_factory=dict)  # genome_id -> record
     attempts: int = 0              # genome attempts, the unit of the budget
     next_attempt: int = 0          # attempt numbers of all rows, references included
-    # problem key -> the PyTorch reference path's row on that problem (an FP8 cache's path
-    # dequantizes its rows first): one a problem the space poses, outside the budget
-    references: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # the problem keys the PyTorch reference path was evaluated on (an FP8 cache's path
+    # dequantizes its rows first): one row a problem the space poses, outside the budget, ok or not
+    reference_problems: set[str] = field(default_factory=set)
 
 
 class EvolveLoop:
@@ -69,7 +69,7 @@ class EvolveLoop:
         for r in records:
             self.state.next_attempt = max(self.state.next_attempt, r["attempt"] + 1)
             if r["kind"] == "reference":
-                self.state.references[self.state.baselines.problem_of(r)] = r
+                self.state.reference_problems.add(self.state.baselines.problem_of(r))
                 self.state.baselines.add(r)
                 continue
             if r["kind"] == "injected":
@@ -85,7 +85,7 @@ class EvolveLoop:
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
         problems = self.template.problem_defaults(self.space)
-        missing = [p for p in problems if self.template.problem_key(p) not in self.state.references]
+        missing = [p for p in problems if self.template.problem_key(p) not in self.state.reference_problems]
         if missing:
             self.evaluate_references(missing)
         # a default genome for each problem (the space's defaults first), each its problem's
@@ -237,7 +237,7 @@ class EvolveLoop:
                           params_json=canonical_json(chosen) if chosen else None)
             self.writer.append([record])
             self.state.next_attempt += 1
-            self.state.references[self.template.problem_key(params)] = record
+            self.state.reference_problems.add(self.template.problem_key(params))
             self.state.baselines.add(record)
             problem = key_values(self.template.problem_kwargs(params))
             self._say(f"[reference{' ' + problem if problem else ''}] {record['status']} {self._times_text(record)}")

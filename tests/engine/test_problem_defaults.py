@@ -87,7 +87,7 @@ def test_a_resumed_run_rebuilds_each_formats_baseline(whole_run):
     assert sorted(again.state.baselines.by_problem) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
     assert again.state.baselines.references == loop.state.baselines.references
     assert sorted(again.state.baselines.references) == ['{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}']
-    assert again.state.references.keys() == loop.state.references.keys()
+    assert again.state.reference_problems == loop.state.reference_problems
 
 
 class _BrokenFp8Default(WorkerRunner):
@@ -261,7 +261,7 @@ def test_each_format_has_its_own_pytorch_reference_path(whole_run):
         ("pytorch-reference-bf16", {"KV_FORMAT": "bf16"}), ("pytorch-reference-fp8_656", {"KV_FORMAT": "fp8_656"})]
     assert all(r["status"] == "ok" and r["workloads"] for r in references)
     assert [r["kind"] for r in records[:2]] == ["reference", "reference"]  # before any genome
-    assert loop.state.references.keys() == {'{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}'}
+    assert loop.state.reference_problems == {'{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}'}
 
 
 class _Recording(WorkerRunner):
