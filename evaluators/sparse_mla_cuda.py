@@ -153,7 +153,8 @@ def query_map_arguments(contract: LaunchContract, q) -> tuple:
         return ()
     _check(q.data_ptr() % 16 == 0, f"q starts at {q.data_ptr():#x}: this genome copies q through a "
            "tensor map, which needs a 16-byte-aligned start")
-    from evaluators.cuda_launch import bf16_tensor_map_2d  # the GPU worker's module
+    # relative: an export ships this file beside its own copy of cuda_launch.py, in `launcher/`
+    from .cuda_launch import bf16_tensor_map_2d
 
     rows = q.shape[0] * q.shape[1]
     return (bf16_tensor_map_2d(q.data_ptr(), D_QK, rows, D_QK * 2, 64, contract.heads_per_cta),)

@@ -4,6 +4,7 @@ the results writer)."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import io
 import json
@@ -374,6 +375,14 @@ def test_a_cuda_export_ships_the_launcher_its_run_timed_with(two_genome_run, tmp
     export(run, folder, io.StringIO())
     for name in ("sparse_mla_cuda.py", "cuda_launch.py"):
         assert (folder / "launcher" / name).read_bytes() == (REPO / "evaluators" / name).read_bytes()
+    # no import, lazy ones included, reaches back into this repository: a user's process has none
+    # of it (the fifty-ninth session's tensor-map import did, and failed on the GPU)
+    ours = {p.parent.name for p in REPO.glob("*/__init__.py")}
+    for path in (folder / "launcher").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            assert not [n for n in names if n.split(".")[0] in ours], (path.name, node.lineno, names)
 
     def load() -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-c", f"from launcher import load; load('kernels/{default_id}.cu')"],
