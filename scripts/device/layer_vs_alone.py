@@ -1,0 +1,117 @@
+"""Where a genome's time inside the decode layer departs from its time alone: for each variant and
+batch, in one process, the attention's time
+  alone         one call a graph (the harness's method);
+  in 16         16 calls back to back in one graph, each on its own inputs, a call's share;
+  layer         the decode layer's step with it, less the step without it (the e2e stage's figure);
+  after query   a graph of the layer's query projection then the attention, less the projection's;
+  before tail   a graph of the attention then the layer's output projection, less the projection's;
+and, for a variant that merges its splits as siblings, each figure again with its split kernel
+launched without the cooperative attribute (`--no-coop` rows: the launcher's launch before the
+fifteenth session), so that the attribute's share is measured, not guessed. Every graph is timed
+as the harness times one (a 2x-L2 rewrite before each replay, events around it); every variant's
+layer output is checked against the float64 reference. A diagnostic, never a figure of the method.
+
+Usage: python3 scripts/device/layer_vs_alone.py VARIANTS.json [--batches 1,8] [--context 32768] [--repeats 2]
+Writes $OUT/layer_vs_alone.json.
+"""
+import argparse, dataclasses, json, os, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch
+import evaluators.cuda_launch as cuda_launch
+from engine.template import load_template
+from evaluators.bench import GraphTimer
+from evaluators.cuda_compile import CompileAhead
+from evaluators.decode_layer import MODEL, DecodeLayer
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from cuda_entry import build_entry
+from time_in_graph import calls_on_own_inputs
+from variants import load_variants
+
+COOPERATIVE = [True]  # False: every launch of this process drops the cooperative attribute
+_launch = cuda_launch.CubinModule.launch
+
+
+def _launch_as_set(self, *args, cooperative: bool = False, **kwargs):
+    return _launch(self, *args, cooperative=cooperative and COOPERATIVE[0], **kwargs)
+
+
+cuda_launch.CubinModule.launch = _launch_as_set
+
+
+def timed(timer: GraphTimer, call) -> float:
+    return timer.time(timer.capture(call)).median_us
+
+
+def measure(timer, problem, w, dev, fn, layer, x) -> dict:
+    sets, calls = calls_on_own_inputs(problem, w, dev, fn, 16)
+    inp, _ = sets[0]
+    outputs = (layer.out, layer.lse)
+    attend = lambda q: problem.call(fn, dataclasses.replace(inp, q=q), outputs)  # noqa: E731
+    q0 = layer.query(x)
+
+    def tail():
+        o = torch.einsum("bhc,hcv->bhv", layer.out, layer.w_uv)
+        return x + o.reshape(x.shape[0], -1) @ layer.w_o
+
+    alone = timed(timer, calls[0])
+    in16 = timed(timer, lambda: [c() for c in calls]) / 16
+    step = timed(timer, lambda: layer.step(x, attend))
+    problem.poison(outputs)
+    timer.time(timer.capture(lambda: layer.step(x, attend)))  # the checked outputs come from replays
+    failure = problem.check(dataclasses.replace(inp, q=layer.q), outputs)[0]
+    rest = timed(timer, lambda: layer.step(x, None))
+    after_query = timed(timer, lambda: attend(layer.query(x))) - timed(timer, lambda: layer.query(x))
+    before_tail = timed(timer, lambda: (attend(q0), tail())) - timed(timer, tail)
+    return {"alone": alone, "in16": in16, "layer": step - rest, "step": step, "rest": rest,
+            "after_query": after_query, "before_tail": before_tail, "check": failure or "ok"}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--context", type=int, default=32768)
+    ap.add_argument("--repeats", type=int, default=2)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
+    cache = Path("results/layer_vs_alone/cubins")
+    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    sources = {name: variant.render() for name, variant in variants.items()}
+    ahead = CompileAhead(cache)
+    for source in sources.values():
+        ahead.submit(source)
+    entries = {}
+    for name in variants:
+        ahead.result(sources[name])
+        entries[name] = build_entry(sources[name], cache, dev)
+    ahead.close()
+    gen = torch.Generator(dev).manual_seed(3)
+    layers = {b: DecodeLayer(MODEL, 128, b, dev, gen) for b in map(int, args.batches.split(","))}
+    xs = {b: torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16) for b in layers}
+    rows = []
+    for rep in range(args.repeats):
+        for name, variant in variants.items():
+            if entries[name] is None:
+                continue
+            problem = SparseMlaDecode(variant.params["KV_FORMAT"])
+            modes = [True, False] if variant.params["COMBINE"] == "siblings" else [True]
+            for coop in modes:
+                COOPERATIVE[0] = coop
+                for b, layer in layers.items():
+                    w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+                    row = {"rep": rep, "variant": name + ("" if coop else " --no-coop"), "workload": w.name,
+                           **measure(timer, problem, w, dev, entries[name], layer, xs[b])}
+                    rows.append(row)
+                    print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()}),
+                          flush=True)
+                    torch.cuda.empty_cache()
+            COOPERATIVE[0] = True
+    Path(os.environ.get("OUT", "/tmp"), "layer_vs_alone.json").write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
