@@ -5,6 +5,11 @@ batch, in one process, the attention's time
   layer         the decode layer's step with it, less the step without it (the e2e stage's figure);
   after query   a graph of the layer's query projection then the attention, less the projection's;
   before tail   a graph of the attention then the layer's output projection, less the projection's;
+  empty before  a graph of an empty kernel then the attention, less the empty kernel's;
+  empty after   a graph of the attention then an empty kernel, less the empty kernel's;
+  copy before   a graph of a 16 MB device copy then the attention, less the copy's;
+  alt 16        16 calls, each on its own inputs and each followed by an empty kernel, in one graph,
+                less 16 empty kernels, a call's share;
 and, for a variant that merges its splits as siblings, each figure again with its split kernel
 launched without the cooperative attribute (`--no-coop` rows: the launcher's launch before the
 fifteenth session), so that the attribute's share is measured, not guessed. Every graph is timed
@@ -26,7 +31,7 @@ from evaluators.cuda_compile import CompileAhead
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry
+from cuda_entry import build_entry, empty_launch
 from time_in_graph import calls_on_own_inputs
 from variants import load_variants
 
@@ -43,7 +48,7 @@ def timed(timer: GraphTimer, call) -> float:
     return timer.time(timer.capture(call)).median_us
 
 
-def measure(timer, problem, w, dev, fn, layer, x) -> dict:
+def measure(timer, problem, w, dev, fn, layer, x, empty, copy) -> dict:
     sets, calls = calls_on_own_inputs(problem, w, dev, fn, 16)
     inp, _ = sets[0]
     outputs = (layer.out, layer.lse)
@@ -63,8 +68,14 @@ def measure(timer, problem, w, dev, fn, layer, x) -> dict:
     rest = timed(timer, lambda: layer.step(x, None))
     after_query = timed(timer, lambda: attend(layer.query(x))) - timed(timer, lambda: layer.query(x))
     before_tail = timed(timer, lambda: (attend(q0), tail())) - timed(timer, tail)
+    empty_alone, copy_alone = timed(timer, empty), timed(timer, copy)
+    empty_before = timed(timer, lambda: (empty(), calls[0]())) - empty_alone
+    empty_after = timed(timer, lambda: (calls[0](), empty())) - empty_alone
+    copy_before = timed(timer, lambda: (copy(), calls[0]())) - copy_alone
+    alt16 = (timed(timer, lambda: [(c(), empty()) for c in calls]) - timed(timer, lambda: [empty() for _ in calls])) / 16
     return {"alone": alone, "in16": in16, "layer": step - rest, "step": step, "rest": rest,
-            "after_query": after_query, "before_tail": before_tail, "check": failure or "ok"}
+            "after_query": after_query, "before_tail": before_tail, "empty_before": empty_before,
+            "empty_after": empty_after, "copy_before": copy_before, "alt16": alt16, "check": failure or "ok"}
 
 
 def main():
@@ -88,6 +99,9 @@ def main():
         ahead.result(sources[name])
         entries[name] = build_entry(sources[name], cache, dev)
     ahead.close()
+    empty = empty_launch(cache, dev)
+    src, dst = torch.ones(1 << 22, device=dev), torch.empty(1 << 22, device=dev)  # 16 MB each
+    copy = lambda: dst.copy_(src)  # noqa: E731
     gen = torch.Generator(dev).manual_seed(3)
     layers = {b: DecodeLayer(MODEL, 128, b, dev, gen) for b in map(int, args.batches.split(","))}
     xs = {b: torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16) for b in layers}
@@ -103,7 +117,7 @@ def main():
                 for b, layer in layers.items():
                     w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
                     row = {"rep": rep, "variant": name + ("" if coop else " --no-coop"), "workload": w.name,
-                           **measure(timer, problem, w, dev, entries[name], layer, xs[b])}
+                           **measure(timer, problem, w, dev, entries[name], layer, xs[b], empty, copy)}
                     rows.append(row)
                     print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()}),
                           flush=True)
