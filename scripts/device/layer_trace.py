@@ -1,0 +1,85 @@
+"""Each kernel's own time inside the decode layer's graph, from the CUDA profiler (torch.profiler,
+CUPTI): for each variant and batch, the layer step with the variant's attention replayed 20 times,
+then the attention's graph alone (one call a graph) 20 times, each kernel's mean duration. It says
+whether a genome that costs more inside the layer than alone runs longer itself there, or makes a
+neighbour run longer. A diagnostic, never a figure of the method (no L2 rewrite between replays,
+the profiler's own overhead between kernels).
+
+Usage: python3 scripts/device/layer_trace.py VARIANTS.json [--batches 1] [--context 32768]
+Writes $OUT/layer_trace.json.
+"""
+import argparse, dataclasses, json, os, sys
+from collections import defaultdict
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch
+from engine.template import load_template
+from evaluators.bench import GraphTimer
+from evaluators.cuda_compile import CompileAhead
+from evaluators.decode_layer import MODEL, DecodeLayer
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from cuda_entry import build_entry
+from variants import load_variants
+
+
+def kernel_times(graph, replays: int = 20) -> list[dict]:
+    """Each kernel the replays ran: name, launches a replay, mean us, in the order first seen."""
+    graph.replay()
+    torch.cuda.synchronize()
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        for _ in range(replays):
+            graph.replay()
+        torch.cuda.synchronize()
+    total, count, order = defaultdict(float), defaultdict(int), []
+    for e in prof.events():
+        if e.device_type != torch.autograd.DeviceType.CUDA or "memcpy" in e.name.lower():
+            continue
+        if e.name not in total:
+            order.append(e.name)
+        total[e.name] += e.device_time
+        count[e.name] += 1
+    return [{"kernel": n[:90], "per_replay": count[n] / replays, "mean_us": total[n] / count[n]} for n in order]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1")
+    ap.add_argument("--context", type=int, default=32768)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size)
+    cache = Path("results/layer_trace/cubins")
+    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    sources = {name: variant.render() for name, variant in variants.items()}
+    ahead = CompileAhead(cache)
+    for source in sources.values():
+        ahead.submit(source)
+    gen = torch.Generator(dev).manual_seed(3)
+    report = []
+    for b in map(int, args.batches.split(",")):
+        layer = DecodeLayer(MODEL, 128, b, dev, gen)
+        x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
+        w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+        for name, variant in variants.items():
+            ahead.result(sources[name])
+            fn = build_entry(sources[name], cache, dev)
+            problem = SparseMlaDecode(variant.params["KV_FORMAT"])
+            inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(5), problem.new_pool(dev, [w]))
+            outputs = (layer.out, layer.lse)
+            attend = lambda q: problem.call(fn, dataclasses.replace(inp, q=q), outputs)  # noqa: E731
+            own = problem.poisoned_outputs(w, dev)
+            for where, graph in (("layer", timer.capture(lambda: layer.step(x, attend))),
+                                 ("alone", timer.capture(lambda: problem.call(fn, inp, own)))):
+                kernels = kernel_times(graph)
+                report.append({"variant": name, "workload": w.name, "where": where, "kernels": kernels})
+                print(f"{name} {w.name} {where}: " + "; ".join(f"{k['kernel'][:40]} x{k['per_replay']:.0f} "
+                                                               f"{k['mean_us']:.1f}" for k in kernels), flush=True)
+    ahead.close()
+    Path(os.environ.get("OUT", "/tmp"), "layer_trace.json").write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
