@@ -53,6 +53,29 @@ def _times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
     return {name: pick(ts, key=lambda t: t.median_us) for name, ts in per.items()}
 
 
+def _layer_times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
+    """One genome's attention time inside the model's decode layer (the layer's step with it less
+    the step without it; the step's IQR as its spread) per workload its ok rows also timed there
+    (`--e2e`), the row ``pick`` chooses. A difference that is not positive is no time (noise
+    larger than the kernel): such a workload is left out."""
+    per: dict[str, list[Timing]] = {}
+    for r in rows:
+        for e in r.get("e2e") or []:
+            if e.get("attention_us") and e["attention_us"] > 0:
+                per.setdefault(e["name"], []).append(Timing(e["attention_us"], e.get("step_iqr_us") or 0.0))
+    return {name: pick(ts, key=lambda t: t.median_us) for name, ts in per.items()}
+
+
+def judged_times(alone: dict[str, Timing], in_layer: dict[str, Timing], layer_workloads: set[str]) -> dict[str, Timing]:
+    """A genome's times as the table judges them: inside the decode layer at the workloads the
+    default was timed there (what a model gets; alone, a kernel can win by what the layer's
+    neighbours take back), alone elsewhere. At such a workload a genome not timed in the layer
+    has no time: one figure per workload, never one kind against the other."""
+    times = {name: t for name, t in alone.items() if name not in layer_workloads}
+    times.update({name: t for name, t in in_layer.items() if name in layer_workloads})
+    return times
+
+
 def beats(candidate: Timing, default: Timing, min_gain: float) -> bool:
     """Faster by at least ``min_gain`` of the candidate's median, and with the two interquartile
     ranges apart (centred on the medians): a gain inside the spread is not a measured one."""
@@ -145,10 +168,11 @@ def _defaults(template: Template, params_of: dict[str, dict[str, Any]], operator
 
 
 def _entries(shapes: dict[str, dict[str, Any]], default_times: dict[str, Timing],
-             candidates: dict[str, dict[str, Timing]], min_gain: float) -> list[dict[str, Any]]:
+             candidates: dict[str, dict[str, Timing]], min_gain: float,
+             layer_workloads: frozenset[str] | set[str] = frozenset()) -> list[dict[str, Any]]:
     """One entry per workload the default was timed on (elsewhere there is nothing to beat), in
     order of (heads, topk, batch, context), with the shapes it covers among the workloads of its
-    heads and topk, and its winner (None: the default's)."""
+    heads and topk, its winner (None: the default's), and where its times were taken."""
     chosen = fewest_kernels({name: contenders({gid: t[name] for gid, t in candidates.items() if name in t},
                                               default_times[name], min_gain)
                              for name in shapes if name in default_times})
@@ -163,7 +187,8 @@ def _entries(shapes: dict[str, dict[str, Any]], default_times: dict[str, Timing]
             entries.append({"workload": name, "heads": heads, "topk": topk, "batch": batches[w["batch"]],
                             "context": contexts[w["context"]], "winner": gid, "median_us": mine.median_us,
                             "iqr_us": mine.iqr_us, "default_median_us": base.median_us,
-                            "default_iqr_us": base.iqr_us})
+                            "default_iqr_us": base.iqr_us,
+                            "timed": "in the decode layer" if name in layer_workloads else "alone"})
     return entries
 
 
@@ -226,11 +251,15 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
         # the reference path ships no kernel: select() then says None, the caller's own path
         is_reference = default_id == reference_ids.get(key)
         group["default"] = {"genome_id": default_id, "kernel": None if is_reference else kernel(default_id)}
-        default_times = _times(references[key] if is_reference else by_genome[default_id], min)  # at its best
+        default_rows = references[key] if is_reference else by_genome[default_id]
+        default_layer = _layer_times(default_rows, min)  # at its best
+        layer_workloads = set(default_layer)
+        default_times = judged_times(_times(default_rows, min), default_layer, layer_workloads)
         # a candidate at its worst: a genome measured twice must win both times
-        candidates = {gid: _times(by_genome[gid], max) for gid in members if gid != default_id}
+        candidates = {gid: judged_times(_times(by_genome[gid], max), _layer_times(by_genome[gid], max), layer_workloads)
+                      for gid in members if gid != default_id}
         shapes = {w["name"]: w for gid in members for r in by_genome[gid] for w in r["workloads"] or []}
-        for e in _entries(shapes, default_times, candidates, min_gain):
+        for e in _entries(shapes, default_times, candidates, min_gain, layer_workloads):
             gid = e.pop("winner")
             group["entries"].append({**e, "kernel": kernel(gid) if gid else group["default"]["kernel"],
                                      "genome_id": gid or default_id})
@@ -310,7 +339,9 @@ def summary_text(table: dict[str, Any]) -> str:
              + (f" ({table['cards']} cards of it: a winner and the default may have been timed on different ones)"
                 if table["cards"] > 1 else "") + ". A winner replaces "
              f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
-             "interquartile ranges apart; shapes past the largest measured ones go to the default.", ""]
+             "interquartile ranges apart; shapes past the largest measured ones go to the default. Where the "
+             "run also timed kernels inside the model's decode layer (`evolve --e2e`), that workload is judged "
+             "by the time there (the layer's step with the kernel less the step without it), not alone.", ""]
     for g in table["groups"]:
         problem = key_values(g["problem"]) or "(one problem)"
         lines.append(f"## {problem}")
@@ -323,14 +354,14 @@ def summary_text(table: dict[str, Any]) -> str:
         else:
             lines.append(f"default kernel: {g['default']['genome_id']} ({g['default']['kernel']})")
         lines.append("")
-        lines.append("| batch | context | heads | topk | kernel | us (IQR) | default us (IQR) | speedup |")
-        lines.append("|---|---|---|---|---|---|---|---|")
+        lines.append("| batch | context | heads | topk | kernel | us (IQR) | default us (IQR) | speedup | timed |")
+        lines.append("|---|---|---|---|---|---|---|---|---|")
         for e in g["entries"]:
             who = "default" if e["genome_id"] == g["default"]["genome_id"] else e["genome_id"]
             lines.append(f"| {e['batch'][0]}-{e['batch'][1]} | {e['context'][0]}-{e['context'][1]} | {e['heads']} "
                          f"| {e['topk']} | {who} | {e['median_us']:.1f} ({e['iqr_us']:.1f}) "
                          f"| {e['default_median_us']:.1f} ({e['default_iqr_us']:.1f}) "
-                         f"| {e['default_median_us'] / e['median_us']:.2f}x |")
+                         f"| {e['default_median_us'] / e['median_us']:.2f}x | {e.get('timed', 'alone')} |")
         lines.append("")
     lines += ["## Using the kernels", "", build_note(table["language"], table["entry"]), ""]
     cubins = table.get("cubins")

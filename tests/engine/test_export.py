@@ -405,3 +405,40 @@ def test_without_nvcc_the_sources_ship_and_the_table_says_why_no_cubin(two_genom
                                "why": "nvcc is not on PATH here: build each source as the README says"}
     assert not list((tmp_path / "export" / "kernels").glob("*.cubin"))
     assert all("cubin" not in k for k in table["kernels"].values())
+
+
+E2E_RUN = REPO / "docs" / "runs" / "h100-e2e-s59-20261205"  # an H100 run with --e2e: b1 and b64 in the layer too
+
+
+def test_a_workload_timed_inside_the_decode_layer_is_judged_there(tmp_path):
+    """At b1_ctx32k the recorded run's fastest genome alone (a siblings' merge) took longer inside
+    the layer than a separate merge's genome: the table gives that shape to the one faster in the
+    layer, with its time there, and judges b1's other contexts, timed alone only, alone."""
+    records = [r for r in read_records(E2E_RUN) if r["kind"] == "genome" and r["status"] == "ok"
+               and json.loads(r["params_json"])["KV_FORMAT"] == "bf16"]
+    alone = {r["genome_id"]: next(w["median_us"] for w in r["workloads"] if w["name"] == "b1_ctx32k") for r in records}
+    inside = {r["genome_id"]: next(e["attention_us"] for e in r["e2e"] if e["name"] == "b1_ctx32k") for r in records}
+    fastest_alone = min(alone, key=alone.get)
+    assert inside[fastest_alone] > min(inside.values()) + 3  # the data this test stands on
+
+    table = export(E2E_RUN, tmp_path / "export", io.StringIO())
+    (bf16,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "bf16"}]
+    entries = {e["workload"]: e for e in bf16["entries"]}
+    b1 = entries["b1_ctx32k"]
+    assert b1["timed"] == "in the decode layer" and b1["genome_id"] != fastest_alone
+    assert b1["median_us"] == inside[b1["genome_id"]] and b1["median_us"] < inside[fastest_alone] - 3
+    default = next(r for r in read_records(E2E_RUN) if r["genome_id"] == bf16["default"]["genome_id"])
+    assert b1["default_median_us"] == next(e["attention_us"] for e in default["e2e"] if e["name"] == "b1_ctx32k")
+    assert entries["b64_ctx32k"]["timed"] == "in the decode layer"
+    assert entries["b1_ctx4k"]["timed"] == "alone" and entries["b8_ctx32k"]["timed"] == "alone"
+    assert "| in the decode layer |" in (tmp_path / "export" / "README.md").read_text()
+
+
+def test_at_a_workload_timed_in_the_layer_a_genome_without_a_time_there_has_none():
+    from engine.export import judged_times
+
+    alone = {"b1_ctx4k": Timing(10.0, 0.1), "b1_ctx32k": Timing(9.0, 0.1)}
+    assert judged_times(alone, {}, {"b1_ctx32k"}) == {"b1_ctx4k": Timing(10.0, 0.1)}
+    assert judged_times(alone, {"b1_ctx32k": Timing(15.0, 1.0)}, {"b1_ctx32k"}) == {
+        "b1_ctx4k": Timing(10.0, 0.1), "b1_ctx32k": Timing(15.0, 1.0)}
+    assert judged_times(alone, {"b1_ctx32k": Timing(15.0, 1.0)}, set()) == alone  # the default was not timed there
