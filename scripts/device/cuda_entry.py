@@ -11,6 +11,23 @@ from evaluators.sparse_mla_cuda import make_entry, parse_contract
 EMPTY_KERNEL = 'extern "C" __global__ void empty_kernel() {}\n'
 
 
+def compiling_variants(path, cache: Path):
+    """The CUDA template's variants of a variants file (variants.py), each one's rendered source,
+    and the CompileAhead already building them all into ``cache`` (an nvcc process a core: a file
+    of many variants queues, not floods); ``ahead.result(source)`` waits for one, then
+    ``build_entry`` loads it."""
+    from engine.template import load_template
+    from evaluators.cuda_compile import CompileAhead
+    from variants import load_variants
+
+    variants = load_variants(path, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
+    sources = {name: variant.render() for name, variant in variants.items()}
+    ahead = CompileAhead(cache)
+    for source in sources.values():
+        ahead.submit(source)
+    return variants, sources, ahead
+
+
 def build_entry(source: str, cache: Path, device):
     """``entry(q, kv_cache, indices, sm_scale, out, lse)`` of a rendered source, or None after
     printing the compiler's complaint (the script goes on with its next variant)."""

@@ -14,14 +14,11 @@ from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
-from engine.template import load_template
 from evaluators.bench import GraphTimer
-from evaluators.cuda_compile import CompileAhead
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry
-from variants import load_variants
+from cuda_entry import build_entry, compiling_variants
 
 
 def kernel_times(graph, replays: int = 20) -> list[dict]:
@@ -52,11 +49,7 @@ def main():
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size)
     cache = Path("results/layer_trace/cubins")
-    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
-    sources = {name: variant.render() for name, variant in variants.items()}
-    ahead = CompileAhead(cache)
-    for source in sources.values():
-        ahead.submit(source)
+    variants, sources, ahead = compiling_variants(args.variants, cache)
     gen = torch.Generator(dev).manual_seed(3)
     report = []
     for b in map(int, args.batches.split(",")):

@@ -25,15 +25,12 @@ sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 import evaluators.cuda_launch as cuda_launch
-from engine.template import load_template
 from evaluators.bench import GraphTimer
-from evaluators.cuda_compile import CompileAhead
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, empty_launch
+from cuda_entry import build_entry, compiling_variants, empty_launch
 from time_in_graph import calls_on_own_inputs
-from variants import load_variants
 
 COOPERATIVE = [True]  # False: every launch of this process drops the cooperative attribute
 _launch = cuda_launch.CubinModule.launch
@@ -89,11 +86,7 @@ def main():
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
     cache = Path("results/layer_vs_alone/cubins")
-    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
-    sources = {name: variant.render() for name, variant in variants.items()}
-    ahead = CompileAhead(cache)
-    for source in sources.values():
-        ahead.submit(source)
+    variants, sources, ahead = compiling_variants(args.variants, cache)
     entries = {}
     for name in variants:
         ahead.result(sources[name])

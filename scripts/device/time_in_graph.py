@@ -19,13 +19,10 @@ from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
-from engine.template import load_template
 from evaluators.bench import GraphTimer
-from evaluators.cuda_compile import CompileAhead
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, empty_launch
-from variants import load_variants
+from cuda_entry import build_entry, compiling_variants, empty_launch
 
 
 def calls_on_own_inputs(problem, w: Workload, dev, fn, n: int) -> tuple[list, list]:
@@ -62,11 +59,7 @@ def main():
     report = {"floor": {"one_call": per_call(timer, [launch_empty]),
                         "in_graph": per_call(timer, [launch_empty] * args.calls)}, "variants": {}}
     print("floor", json.dumps(report["floor"]), flush=True)
-    variants = load_variants(args.variants, load_template(Path("templates/sparse_mla.cu.j2")), language="cuda")
-    sources = {name: variant.render() for name, variant in variants.items()}
-    ahead = CompileAhead(cache)  # an nvcc process a core: a file of many variants queues, not floods
-    for source in sources.values():
-        ahead.submit(source)
+    variants, sources, ahead = compiling_variants(args.variants, cache)
     for name, variant in variants.items():
         ahead.result(sources[name])  # built (or failed) into the cache build_entry reads
         fn = build_entry(sources[name], cache, dev)
