@@ -1,6 +1,7 @@
 """Each kernel's own time inside the decode layer's graph, from the CUDA profiler (torch.profiler,
-CUPTI): for each variant and batch, the layer step with the variant's attention replayed 20 times,
-then the attention's graph alone (one call a graph) 20 times, each kernel's mean duration. It says
+CUPTI): for each variant and batch, the layer step with the variant's attention, the attention's
+graph alone (one call a graph), and the attention after and before the layer's first projection
+(a GEMM), each graph replayed 20 times, each kernel's mean duration. It says
 whether a genome that costs more inside the layer than alone runs longer itself there, or makes a
 neighbour run longer. A diagnostic, never a figure of the method (no L2 rewrite between replays,
 the profiler's own overhead between kernels).
@@ -64,8 +65,12 @@ def main():
             outputs = (layer.out, layer.lse)
             attend = lambda q: problem.call(fn, dataclasses.replace(inp, q=q), outputs)  # noqa: E731
             own = problem.poisoned_outputs(w, dev)
+            call = lambda: problem.call(fn, inp, own)  # noqa: E731
+            gemm = lambda: x @ layer.w_qa  # noqa: E731  (the layer's first projection, 22 MB of weights)
             for where, graph in (("layer", timer.capture(lambda: layer.step(x, attend))),
-                                 ("alone", timer.capture(lambda: problem.call(fn, inp, own)))):
+                                 ("alone", timer.capture(call)),
+                                 ("after a gemm", timer.capture(lambda: (gemm(), call()))),
+                                 ("before a gemm", timer.capture(lambda: (call(), gemm())))):
                 kernels = kernel_times(graph)
                 report.append({"variant": name, "workload": w.name, "where": where, "kernels": kernels})
                 print(f"{name} {w.name} {where}: " + "; ".join(f"{k['kernel'][:40]} x{k['per_replay']:.0f} "
