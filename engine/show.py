@@ -94,7 +94,11 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     for group, members in groups.items():  # scores of one problem share a baseline: its default genome
         leaders += _print_top(members, group, top, describe, out)
     references = references_by_group(records, genes)
-    _print_e2e(list(references.values()) + leaders, out)
+    fastest = {gid: names for members in groups.values() for gid, names in fastest_inside_layer(members).items()}
+    shown = {r["genome_id"] for r in leaders}
+    more = [r for members in groups.values() for r in members if r["genome_id"] in fastest
+            and r["genome_id"] not in shown and not shown.add(r["genome_id"])]
+    _print_e2e(list(references.values()) + leaders + more, out, fastest)
     for group, members in groups.items():
         # the group's own PyTorch path; an older run's one path solved the default problem only
         reference = references.get(group) or references.get(None)
@@ -141,22 +145,44 @@ def llm_summary(folder: Path) -> str:
             f"{proposed} genomes proposed ({repeats} repeats), {tokens} tokens, {seconds:.0f} s (llm/calls.jsonl)")
 
 
-def _print_e2e(records: list[dict[str, Any]], out: TextIO) -> None:
-    """The decode layer with each kernel in it (evolve --e2e), for the reference path and the top
-    genomes: the layer's time, the layer without attention, the difference, the kernel alone."""
+def fastest_inside_layer(members: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """genome ID -> the e2e workloads at which its attention took the least time inside the decode
+    layer among one problem's ok genomes (one of a row's workloads each)."""
+    best: dict[str, tuple[float, str]] = {}
+    for r in members:
+        if r["status"] != "ok":
+            continue
+        for e in r.get("e2e") or []:
+            t = e.get("attention_us")
+            if t is not None and (e["name"] not in best or t < best[e["name"]][0]):
+                best[e["name"]] = (t, r["genome_id"])
+    fastest: dict[str, list[str]] = {}
+    for name, (_, gid) in best.items():
+        fastest.setdefault(gid, []).append(name)
+    return fastest
+
+
+def _print_e2e(records: list[dict[str, Any]], out: TextIO, fastest: dict[str, list[str]] | None = None) -> None:
+    """The decode layer with each kernel in it (evolve --e2e), for the reference path, the top
+    genomes and each problem's fastest inside the layer at each workload (marked *, listed even
+    when its score is not among the top: a kernel can win alone what the layer takes back): the
+    layer's time, the layer without attention, the difference, the kernel alone."""
+    fastest = fastest or {}
     rows = [(r, e) for r in records for e in r.get("e2e") or []]
     if not rows:
         return
     us = lambda v: f"{v:.1f}" if v is not None else "-"  # noqa: E731
     print("\ninside the decode layer (one CUDA graph a step; us): layer, layer without attention, "
-          "attention inside, attention alone", file=out)
+          "attention inside, attention alone; * the fastest attention inside the layer of its problem "
+          "at that workload", file=out)
     print(f"  {'workload':<14}{'layer':>10}{'without':>10}{'inside':>10}{'alone':>10}  genome", file=out)
     for r, e in rows:
         who = r["genome_id"]
         if r["kind"] == "reference":  # the problem genes' values it solved, where it records them
             who = "pytorch reference path" + (f" ({key_values(json.loads(r['params_json']))})"
                                               if r["params_json"] else "")
-        print(f"  {e['name']:<14}{us(e['step_us']):>10}{us(e['rest_us']):>10}{us(e['attention_us']):>10}"
+        mark = "*" if e["name"] in fastest.get(r["genome_id"], ()) else " "
+        print(f"  {e['name']:<14}{us(e['step_us']):>10}{us(e['rest_us']):>10}{us(e['attention_us']):>9}{mark}"
               f"{us(e['alone_us']):>10}  {who}", file=out)
 
 

@@ -95,3 +95,32 @@ def test_show_names_each_genome_by_the_genes_it_changes_and_its_cache_format():
         assert {**defaults, **genes} == params[gid]
         assert "KV_FORMAT" in genes and all(defaults[k] != v for k, v in genes.items() if k != "KV_FORMAT")
         assert len(genes) < len(defaults)
+
+
+def test_show_lists_and_marks_the_fastest_inside_the_decode_layer_even_off_the_top_scores():
+    """The sixtieth session's H100 run (--e2e): at b1_ctx32k the fastest bf16 attention inside
+    the layer belongs to a genome whose score is not among the top five; `show` lists it and marks
+    it, and marks exactly one genome a problem and workload, the one with the least time there."""
+    import io
+    import json
+
+    from engine.show import show
+    from engine.store.reader import read_records
+
+    run = REPO / "docs" / "runs" / "h100-e2e-s59-20261205"
+    buf = io.StringIO()
+    show(run, buf)
+    section = buf.getvalue().split("\ninside the decode layer")[1].split("\n\n")[0]
+    marked = {(line.split()[0], line.split()[-1]) for line in section.splitlines()[2:] if "*" in line}
+    least = {}
+    for r in read_records(run):
+        if r["kind"] == "genome" and r["status"] == "ok":
+            fmt = json.loads(r["params_json"])["KV_FORMAT"]
+            for e in r["e2e"]:
+                key = (fmt, e["name"])
+                if key not in least or e["attention_us"] < least[key][0]:
+                    least[key] = (e["attention_us"], r["genome_id"])
+    assert marked == {(name, gid) for (_, name), (_, gid) in least.items()}
+    assert ("b1_ctx32k", "cec7b108c6f18f6d") in marked
+    top = buf.getvalue().split("top 5 by score for KV_FORMAT=bf16")[1].split("\n\n")[0]
+    assert "cec7b108c6f18f6d" not in top  # listed for its time in the layer, not its score
