@@ -76,6 +76,24 @@ def judged_times(alone: dict[str, Timing], in_layer: dict[str, Timing], layer_wo
     return times
 
 
+def layer_caveat(entry: dict[str, Any], entries: list[dict[str, Any]], times: dict[str, dict[str, Timing]]) -> str:
+    """For an entry judged alone: where the same batches were also timed inside the decode layer
+    (another context) and its kernel was measurably slower there than the kernel chosen there, the
+    figures, so that the user knows what judging it alone may have missed; else ""."""
+    if entry["timed"] != "alone":
+        return ""
+    notes = []
+    for other in entries:
+        if (other["timed"] != "alone" and other["batch"] == entry["batch"] and other["heads"] == entry["heads"]
+                and other["topk"] == entry["topk"] and other["genome_id"] != entry["genome_id"]):
+            mine = times.get(entry["genome_id"], {}).get(other["workload"])
+            chosen = Timing(other["median_us"], other["iqr_us"])
+            if mine and beats(chosen, mine, 0.0):
+                notes.append(f"inside the decode layer at {other['workload']} this kernel took {mine.median_us:.1f} us "
+                             f"against {chosen.median_us:.1f} for {other['genome_id']}, the kernel chosen there")
+    return "; ".join(notes)
+
+
 def beats(candidate: Timing, default: Timing, min_gain: float) -> bool:
     """Faster by at least ``min_gain`` of the candidate's median, and with the two interquartile
     ranges apart (centred on the medians): a gain inside the spread is not a measured one."""
@@ -263,6 +281,11 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
             gid = e.pop("winner")
             group["entries"].append({**e, "kernel": kernel(gid) if gid else group["default"]["kernel"],
                                      "genome_id": gid or default_id})
+        in_layer = candidates | {default_id: default_times}
+        for e in group["entries"]:
+            note = layer_caveat(e, group["entries"], in_layer)
+            if note:
+                e["note"] = note
     env = {k: v for k, v in (rows[0]["env"] or {}).items() if k != "host"}
     # one kind of GPU, maybe several cards of it (rows older than device_index say none)
     cards = len({r["device_index"] for r in rows if r["device_index"] is not None}) or 1
@@ -363,6 +386,10 @@ def summary_text(table: dict[str, Any]) -> str:
                          f"| {e['default_median_us']:.1f} ({e['default_iqr_us']:.1f}) "
                          f"| {e['default_median_us'] / e['median_us']:.2f}x | {e.get('timed', 'alone')} |")
         lines.append("")
+        lines += [f"- {e['batch'][0]}-{e['batch'][1]}, {e['context'][0]}-{e['context'][1]}: {e['note']}"
+                  for e in g["entries"] if e.get("note")]
+        if any(e.get("note") for e in g["entries"]):
+            lines.append("")
     lines += ["## Using the kernels", "", build_note(table["language"], table["entry"]), ""]
     cubins = table.get("cubins")
     if cubins:

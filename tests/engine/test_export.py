@@ -431,7 +431,16 @@ def test_a_workload_timed_inside_the_decode_layer_is_judged_there(tmp_path):
     assert b1["default_median_us"] == next(e["attention_us"] for e in default["e2e"] if e["name"] == "b1_ctx32k")
     assert entries["b64_ctx32k"]["timed"] == "in the decode layer"
     assert entries["b1_ctx4k"]["timed"] == "alone" and entries["b8_ctx32k"]["timed"] == "alone"
-    assert "| in the decode layer |" in (tmp_path / "export" / "README.md").read_text()
+    readme = (tmp_path / "export" / "README.md").read_text()
+    assert "| in the decode layer |" in readme
+    # b1's other contexts, judged alone, went to a kernel the layer found slower: each says so
+    for name in ("b1_ctx4k", "b1_ctx128k"):
+        e = entries[name]
+        assert e["genome_id"] != b1["genome_id"] and inside[e["genome_id"]] > b1["median_us"]
+        assert e["note"] == (f"inside the decode layer at b1_ctx32k this kernel took {inside[e['genome_id']]:.1f} us "
+                             f"against {b1['median_us']:.1f} for {b1['genome_id']}, the kernel chosen there")
+        assert e["note"] in readme
+    assert "note" not in b1 and "note" not in entries["b8_ctx4k"]
 
 
 def test_at_a_workload_timed_in_the_layer_a_genome_without_a_time_there_has_none():
