@@ -24,7 +24,7 @@ from engine.llm.brief import build_brief
 from engine.llm.client import ChatClient, Endpoint, LlmError
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
-from engine.run_folder import default_run_dir, open_run
+from engine.run_folder import default_run_dir, open_run, set_e2e
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -63,15 +63,17 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
     ev.add_argument("--objectives", default="score",
                     help="comma-separated objectives to minimise: score (default), small_batch, "
-                         "large_batch, long_context, e2e (with --e2e), error; several give a Pareto front "
+                         "large_batch, long_context, e2e (a run with the decode layer), error; several give a Pareto front "
                          "in pareto.json")
     ev.add_argument("--storage", help="Optuna strategies: journal file or database URL "
                     "(default: optuna.journal in the run folder)")
     ev.add_argument("--fix", action="append", metavar="GENE=VALUE", default=[],
                     help="hold a gene at one value (repeatable): search, or sweep, a slice of the space")
-    ev.add_argument("--e2e", action="store_true", default=None,
+    ev.add_argument("--e2e", action=argparse.BooleanOptionalAction, default=None,
                     help="also run each genome inside the model's decode layer (evaluators/decode_layer.py): "
-                         "its outputs checked there, the layer timed with and without it")
+                         "its outputs checked there, the layer timed with and without it (default: on where "
+                         "genomes run on a GPU and the problem has a decode layer, off under the interpreter; "
+                         "a resumed run keeps its own setting)")
     ev.add_argument("--inject-faults", type=float, default=0.0, metavar="RATE",
                     help="fire drill: before this share of genomes, also evaluate a deliberately broken copy")
     _llm_args(ev)
@@ -343,7 +345,7 @@ def cmd_evolve(args) -> int:
 
 
 def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str]) -> int:
-    if "e2e" in objectives and not config.e2e:
+    if "e2e" in objectives and not config.e2e and (args.e2e is False or args.resume or args.device == "cpu"):
         raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
     if config.fixed:
         space = space.restrict(config.fixed)
@@ -368,9 +370,15 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
                                partner=strategy, batch=args.llm_batch, calls=args.llm_calls,
                                patience=args.llm_patience,
                                regions=template.regions)
-    print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
-          f"{len(records)} earlier rows)", file=sys.stderr)
     try:
+        if args.e2e is None and not args.resume and not cpu_rows and template.has_decode_layer:
+            config = set_e2e(run_dir, True)  # what a model gets, on the card the rows are timed on
+            print("engine: each genome also runs inside the decode layer (on a GPU by default; --no-e2e leaves "
+                  "it out)", file=sys.stderr)
+        if "e2e" in objectives and not config.e2e:
+            raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
+        print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
+              f"{len(records)} earlier rows)", file=sys.stderr)
         injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda")
                     if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),

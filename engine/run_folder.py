@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from engine.errors import UserError
@@ -77,6 +77,14 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
                         f"{'with' if config.e2e else 'without'} it (its rows would not compare)")
     if not (run_dir / SNAPSHOT).is_dir():
         write_snapshot(run_dir, template)  # a run begun before runs kept one; written once all checks pass
+    return config
+
+
+def set_e2e(run_dir: Path, e2e: bool) -> RunConfig:
+    """A new run's config with the decode layer on or off, written before its first row: `evolve`
+    settles the default only once its workers say where genomes run."""
+    config = replace(read_config(run_dir), e2e=e2e)
+    (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     return config
 
 

@@ -99,6 +99,14 @@ class Template:
         row records of the problem it solved (``problem_key`` reads it as a genome's)."""
         return {gene: params[gene] for gene in self.problem_genes}
 
+    @property
+    def has_decode_layer(self) -> bool:
+        """Whether the template's problem has a model's decode layer to run a kernel in (the e2e
+        stage); imports the problem, and torch with it."""
+        from evaluators.problems import PROBLEMS
+
+        return hasattr(PROBLEMS.get(self.problem), "decode_layer")
+
     def problem_kwargs(self, params: Mapping[str, Value]) -> dict[str, Value]:
         """The problem's arguments for one genome (the cache format a CUDA genome reads, ...)."""
         return {arg: params[gene] for arg, gene in self.problem_args}

@@ -98,8 +98,13 @@ def test_evolve_with_e2e_records_the_layer_rows_and_keeps_the_setting_on_resume(
                      "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert all(r["e2e"] for r in read_records(out))
+    no = engine("evolve", SMALL, "--budget", "2", "--no-e2e", "--device", "cpu", "--out", str(out), "--resume")
+    assert no.returncode == 2 and "--resume without --e2e, but the run was made with it" in no.stderr
+    # under the interpreter the layer is off unless asked for (on a GPU it is on: tests/gpu/test_gpu_e2e.py)
     other = engine("evolve", SMALL, "--budget", "1", "--device", "cpu", "--out", str(tmp_path / "plain"))
     assert other.returncode == 0
+    assert json.loads((tmp_path / "plain" / "run.json").read_text())["e2e"] is False
+    assert not any(r["e2e"] for r in read_records(tmp_path / "plain"))
     refused = engine("evolve", SMALL, "--budget", "2", "--e2e", "--device", "cpu", "--out", str(tmp_path / "plain"),
                      "--resume")
     assert refused.returncode == 2 and "--resume with --e2e, but the run was made without it" in refused.stderr

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.store.reader import read_records
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -54,3 +56,24 @@ def test_a_kernel_fast_only_in_the_benchmark_is_rejected_inside_the_layer_on_a_g
             print(fault, json.dumps(e))
     else:  # rejected by the guard's own comparison, after timing the layer again
         assert "inside the decode layer" in result["error"] and "alone, twice" in result["error"], result["error"]
+
+
+@pytest.mark.gpu
+def test_on_a_gpu_evolve_runs_each_genome_inside_the_decode_layer_unless_told_not_to(tmp_path):
+    """The default: genomes timed on a GPU are also timed and checked inside the layer (what a
+    model gets: alone, a kernel can win what the layer takes back); --no-e2e leaves it out."""
+    def evolve(*args):
+        return subprocess.run([sys.executable, "-m", "engine", "evolve", "templates/sparse_mla.triton.j2",
+                               "--budget", "1", "--device", "cuda", *args], cwd=REPO, capture_output=True, text=True,
+                              timeout=900)
+
+    on, off = tmp_path / "on", tmp_path / "off"
+    done = evolve("--out", str(on))
+    assert done.returncode == 0, done.stderr
+    assert json.loads((on / "run.json").read_text())["e2e"] is True and "--no-e2e leaves it out" in done.stderr
+    records = read_records(on)
+    assert records and all(r["e2e"] for r in records if r["status"] == "ok")
+    done = evolve("--no-e2e", "--out", str(off))
+    assert done.returncode == 0, done.stderr
+    assert json.loads((off / "run.json").read_text())["e2e"] is False
+    assert not any(r["e2e"] for r in read_records(off))
