@@ -345,7 +345,10 @@ def cmd_evolve(args) -> int:
 
 
 def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str]) -> int:
-    if "e2e" in objectives and not config.e2e and (args.e2e is False or args.resume or args.device == "cpu"):
+    # settled now, unless the default may still turn the layer on once the workers say where genomes
+    # run (below): a new run, no --no-e2e, and maybe a GPU
+    settled = args.e2e is False or args.resume or args.device == "cpu"
+    if "e2e" in objectives and not config.e2e and settled:
         raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
     if config.fixed:
         space = space.restrict(config.fixed)

@@ -363,7 +363,7 @@ def summary_text(table: dict[str, Any]) -> str:
                 if table["cards"] > 1 else "") + ". A winner replaces "
              f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
              "interquartile ranges apart; shapes past the largest measured ones go to the default. Where the "
-             "run also timed kernels inside the model's decode layer (`evolve --e2e`), that workload is judged "
+             "run also timed kernels inside the model's decode layer (on a GPU by default), that workload is judged "
              "by the time there (the layer's step with the kernel less the step without it), not alone.", ""]
     for g in table["groups"]:
         problem = key_values(g["problem"]) or "(one problem)"
