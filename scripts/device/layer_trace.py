@@ -1,7 +1,8 @@
 """Each kernel's own time inside the decode layer's graph, from the CUDA profiler (torch.profiler,
 CUPTI): for each variant and batch, the layer step with the variant's attention, the attention's
 graph alone (one call a graph), and the attention after and before the layer's first projection
-(a GEMM), each graph replayed 20 times, each kernel's mean duration. It says
+(a GEMM), each graph replayed 20 times, each kernel's mean duration and the mean idle time before
+it (since the kernel before it ended). It says
 whether a genome that costs more inside the layer than alone runs longer itself there, or makes a
 neighbour run longer. A diagnostic, never a figure of the method (no L2 rewrite between replays,
 the profiler's own overhead between kernels).
@@ -30,15 +31,20 @@ def kernel_times(graph, replays: int = 20) -> list[dict]:
         for _ in range(replays):
             graph.replay()
         torch.cuda.synchronize()
-    total, count, order = defaultdict(float), defaultdict(int), []
-    for e in prof.events():
-        if e.device_type != torch.autograd.DeviceType.CUDA or "memcpy" in e.name.lower():
-            continue
+    kernels = sorted((e for e in prof.events()
+                      if e.device_type == torch.autograd.DeviceType.CUDA and "memcpy" not in e.name.lower()),
+                     key=lambda e: e.time_range.start)
+    total, count, gap, order = defaultdict(float), defaultdict(int), defaultdict(float), []
+    for i, e in enumerate(kernels):
         if e.name not in total:
             order.append(e.name)
         total[e.name] += e.device_time
         count[e.name] += 1
-    return [{"kernel": n[:90], "per_replay": count[n] / replays, "mean_us": total[n] / count[n]} for n in order]
+        # idle device time before it, since the kernel before it ended (a graph's first kernel: since
+        # the previous replay's last; replays are queued back to back)
+        gap[e.name] += max(0.0, e.time_range.start - kernels[i - 1].time_range.end) if i else 0.0
+    return [{"kernel": n[:90], "per_replay": count[n] / replays, "mean_us": total[n] / count[n],
+             "gap_before_us": gap[n] / count[n]} for n in order]
 
 
 def main():
@@ -74,7 +80,8 @@ def main():
                 kernels = kernel_times(graph)
                 report.append({"variant": name, "workload": w.name, "where": where, "kernels": kernels})
                 print(f"{name} {w.name} {where}: " + "; ".join(f"{k['kernel'][:40]} x{k['per_replay']:.0f} "
-                                                               f"{k['mean_us']:.1f}" for k in kernels), flush=True)
+                                                               f"{k['mean_us']:.1f} (gap {k['gap_before_us']:.1f})"
+                                                               for k in kernels), flush=True)
     ahead.close()
     Path(os.environ.get("OUT", "/tmp"), "layer_trace.json").write_text(json.dumps(report, indent=1))
 
