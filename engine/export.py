@@ -26,6 +26,7 @@ import evaluators
 from engine.baselines import reference_problem
 from engine.errors import UserError
 from engine.run_folder import read_config, template_of_run
+from engine.scoring import attention_inside_layer
 from engine.store.reader import read_records
 from engine.template import RenderError, Template, key_values
 from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
@@ -54,15 +55,12 @@ def _times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
 
 
 def _layer_times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
-    """One genome's attention time inside the model's decode layer (the layer's step with it less
-    the step without it; the step's IQR as its spread) per workload its ok rows also timed there
-    (`--e2e`), the row ``pick`` chooses. A difference that is not positive is no time (noise
-    larger than the kernel): such a workload is left out."""
+    """One genome's attention time inside the model's decode layer (the step's IQR as its spread)
+    per workload its ok rows also timed there, the row ``pick`` chooses."""
     per: dict[str, list[Timing]] = {}
     for r in rows:
-        for e in r.get("e2e") or []:
-            if e.get("attention_us") and e["attention_us"] > 0:
-                per.setdefault(e["name"], []).append(Timing(e["attention_us"], e.get("step_iqr_us") or 0.0))
+        for name, (us, iqr) in attention_inside_layer(r).items():
+            per.setdefault(name, []).append(Timing(us, iqr))
     return {name: pick(ts, key=lambda t: t.median_us) for name, ts in per.items()}
 
 
@@ -281,9 +279,9 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
             gid = e.pop("winner")
             group["entries"].append({**e, "kernel": kernel(gid) if gid else group["default"]["kernel"],
                                      "genome_id": gid or default_id})
-        in_layer = candidates | {default_id: default_times}
+        judged = candidates | {default_id: default_times}
         for e in group["entries"]:
-            note = layer_caveat(e, group["entries"], in_layer)
+            note = layer_caveat(e, group["entries"], judged)
             if note:
                 e["note"] = note
     env = {k: v for k, v in (rows[0]["env"] or {}).items() if k != "host"}

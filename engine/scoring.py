@@ -18,6 +18,14 @@ def e2e_times(record: Mapping[str, Any]) -> dict[str, float]:
     return {E2E + e["name"]: e["step_us"] for e in record.get("e2e") or [] if e.get("step_us")}
 
 
+def attention_inside_layer(record: Mapping[str, Any]) -> dict[str, tuple[float, float]]:
+    """The kernel's own time inside the decode layer (the step with it less the step without it)
+    and the step's IQR, per e2e workload. A difference that is not positive is no time (noise
+    larger than the kernel): such a workload is left out."""
+    return {e["name"]: (e["attention_us"], e.get("step_iqr_us") or 0.0) for e in record.get("e2e") or []
+            if e.get("attention_us") is not None and e["attention_us"] > 0}
+
+
 def kernel_times(baseline: Mapping[str, float]) -> dict[str, float]:
     """The kernel's own workloads of a baseline that may hold the decode layer's times too."""
     return {k: v for k, v in baseline.items() if not k.startswith(E2E)}

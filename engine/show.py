@@ -13,7 +13,7 @@ from engine.faults import expected_statuses
 from engine.genome import canonical_json
 from engine.llm.transcript import read_calls
 from engine.run_folder import read_config, template_of_run
-from engine.scoring import workload_times
+from engine.scoring import attention_inside_layer, workload_times
 from engine.store.reader import read_records
 from engine.template import Template, key_values
 
@@ -96,10 +96,12 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     references = references_by_group(records, genes)
     fastest = {gid: names for members in groups.values() for gid, names in fastest_inside_layer(members).items()}
     listed = list(references.values()) + leaders
+    seen = {r["genome_id"] for r in listed}
     for members in groups.values():  # the fastest inside the layer, where their scores left them off the top
         for r in members:
-            if r["genome_id"] in fastest and r["status"] == "ok" and all(r["genome_id"] != x["genome_id"] for x in listed):
+            if r["genome_id"] in fastest and r["status"] == "ok" and r["genome_id"] not in seen:
                 listed.append(r)
+                seen.add(r["genome_id"])
     _print_e2e(listed, out, fastest)
     for group, members in groups.items():
         # the group's own PyTorch path; an older run's one path solved the default problem only
@@ -154,10 +156,9 @@ def fastest_inside_layer(members: list[dict[str, Any]]) -> dict[str, list[str]]:
     for r in members:
         if r["status"] != "ok":
             continue
-        for e in r.get("e2e") or []:
-            t = e.get("attention_us")
-            if t is not None and (e["name"] not in best or t < best[e["name"]][0]):
-                best[e["name"]] = (t, r["genome_id"])
+        for name, (t, _) in attention_inside_layer(r).items():
+            if name not in best or t < best[name][0]:
+                best[name] = (t, r["genome_id"])
     fastest: dict[str, list[str]] = {}
     for name, (_, gid) in best.items():
         fastest.setdefault(gid, []).append(name)
