@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import UserError
-from engine.export import Timing, contenders, covered_ranges, export, fewest_kernels
+from engine.export import Timing, contenders, covered_ranges, export, fewest_kernels, judged_times
 from engine.run_folder import read_config, template_of_run
 from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
@@ -40,15 +40,20 @@ def _scaled(workloads, factors: dict[int, tuple[float, float]]):
              "iqr_us": w["median_us"] * factors[w["batch"]][0] * factors[w["batch"]][1]} for w in workloads]
 
 
+def _rowless_copy(run: Path) -> Path:
+    """A run folder with the recorded run's config and template snapshot and no rows yet."""
+    run.mkdir()
+    shutil.copy(RUN / "run.json", run)
+    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    return run
+
+
 @pytest.fixture()
 def two_genome_run(tmp_path):
     """A run folder holding the recorded run's default genome and one other bf16 genome whose
     times are set against the default's: clearly faster at B=1, faster by less than the least
     gain at B=8, faster by less than the spread at B=64, slower at B=128."""
-    run = tmp_path / "run"
-    run.mkdir()
-    shutil.copy(RUN / "run.json", run)
-    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    run = _rowless_copy(tmp_path / "run")
     records = read_records(RUN)
     default = next(r for r in records if r["operator"] == "default")
     other = next(r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r is not default
@@ -129,10 +134,7 @@ def test_a_run_that_evaluated_each_formats_default_exports_both_without_naming_o
     """The loop now evaluates a default genome for each cache format (operator "default"): export
     takes the FP8 one as that group's default with no --default. The recorded run, copied, with
     one of its FP8 genomes written again as the FP8 default row such a run holds."""
-    run = tmp_path / "run"
-    run.mkdir()
-    shutil.copy(RUN / "run.json", run)
-    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    run = _rowless_copy(tmp_path / "run")
     records = read_records(RUN)
     fp8 = [r for r in records if r["kind"] == "genome" and r["status"] == "ok"
            and json.loads(r["params_json"])["KV_FORMAT"] == "fp8_656"]
@@ -263,10 +265,7 @@ def test_the_reference_as_default_is_each_problems_own_pytorch_path_where_no_gen
     """Runs now time the PyTorch path on each cache format (rows recording the problem genes'
     values): `--default reference` weighs each format's winners against its own path, and a
     genome named for one format keeps that format."""
-    run = tmp_path / "run"
-    run.mkdir()
-    shutil.copy(RUN / "run.json", run)
-    shutil.copytree(RUN / "snapshot", run / "snapshot")
+    run = _rowless_copy(tmp_path / "run")
     records = read_records(RUN)
     rows = [{k: v for k, v in r.items() if k not in ("schema_version", "run_id", "created_at")} for r in records]
     old = next(r for r in rows if r["kind"] == "reference")
@@ -444,8 +443,6 @@ def test_a_workload_timed_inside_the_decode_layer_is_judged_there(tmp_path):
 
 
 def test_at_a_workload_timed_in_the_layer_a_genome_without_a_time_there_has_none():
-    from engine.export import judged_times
-
     alone = {"b1_ctx4k": Timing(10.0, 0.1), "b1_ctx32k": Timing(9.0, 0.1)}
     assert judged_times(alone, {}, {"b1_ctx32k"}) == {"b1_ctx4k": Timing(10.0, 0.1)}
     assert judged_times(alone, {"b1_ctx32k": Timing(15.0, 1.0)}, {"b1_ctx32k"}) == {
