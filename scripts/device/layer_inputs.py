@@ -1,0 +1,99 @@
+"""Which of the decode layer's tensors makes a genome slower than on its own inputs: each variant's
+one-call graph (the harness's method), on its own inputs and outputs, then with one thing at a
+time taken from the layer (batch B, ctx 32K):
+  own          its own query, cache rows, top-k lists and outputs;
+  q layer      the layer's query tensor (made by the layer's projections before the graph);
+  q values     a fresh buffer holding the layer's query values;
+  q address    the layer's query buffer, refilled with random values of its own query's scale;
+  q scaled     its own query scaled by 2 and by 0.5 (the logits' spread, which the online
+               softmax's rescales and the merge's maxima follow);
+  out layer    the layer's out and lse buffers;
+  both         the layer's query and its out and lse buffers (what the layer's step passes).
+Each row's outputs are checked against the float64 reference. The sixtieth session found the
+siblings' merge 5-10 us slower inside the layer, and the sixty-first's trace found its kernel
+itself slower there, beside no other kernel's change. A diagnostic, never a figure of the method.
+
+Usage: python3 scripts/device/layer_inputs.py VARIANTS.json [--batches 1,8] [--context 32768] [--repeats 2]
+Writes $OUT/layer_inputs.json.
+"""
+import argparse, dataclasses, json, os, sys
+from pathlib import Path
+sys.path.insert(0, os.getcwd())
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torch
+from evaluators.bench import GraphTimer
+from evaluators.decode_layer import MODEL, DecodeLayer
+from evaluators.problem import Workload
+from evaluators.sparse_mla import SparseMlaDecode
+from cuda_entry import build_entry, compiling_variants
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--context", type=int, default=32768)
+    ap.add_argument("--repeats", type=int, default=2)
+    args = ap.parse_args()
+    dev = torch.device("cuda", 0)
+    timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
+    cache = Path("results/layer_inputs/cubins")
+    variants, sources, ahead = compiling_variants(args.variants, cache)
+    entries = {}
+    for name in variants:
+        ahead.result(sources[name])
+        entries[name] = build_entry(sources[name], cache, dev)
+    ahead.close()
+    gen = torch.Generator(dev).manual_seed(3)
+    rows = []
+    for b in map(int, args.batches.split(",")):
+        layer = DecodeLayer(MODEL, 128, b, dev, gen)
+        x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
+        q_layer = layer.query(x)
+        w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+        for rep in range(args.repeats):
+            for name, variant in variants.items():
+                fn = entries[name]
+                if fn is None:
+                    continue
+                problem = SparseMlaDecode(variant.params["KV_FORMAT"])
+                inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(5), problem.new_pool(dev, [w]))
+                own = problem.poisoned_outputs(w, dev)
+                layer_out = (layer.out, layer.lse)
+                cases = {
+                    "own": (inp.q, own),
+                    "q layer": (q_layer, own),
+                    "q values": (q_layer.clone(), own),
+                    "q address": (None, own),
+                    "q x2": ((inp.q.float() * 2).to(torch.bfloat16), own),
+                    "q x0.5": ((inp.q.float() * 0.5).to(torch.bfloat16), own),
+                    "out layer": (inp.q, layer_out),
+                    "both": (q_layer, layer_out),
+                }
+                row = {"rep": rep, "variant": name, "workload": w.name,
+                       "q_layer_std": round(q_layer.float().std().item(), 3), "q_own_std": round(inp.q.float().std().item(), 3)}
+                for case, (q, outputs) in cases.items():
+                    if q is None:  # the layer's own buffer, its values swapped for random ones, restored after
+                        saved = q_layer.clone()
+                        q_layer.copy_(inp.q)
+                        q = q_layer
+                    case_inp = dataclasses.replace(inp, q=q)
+                    graph = timer.capture(lambda: problem.call(fn, case_inp, outputs))
+                    problem.poison(outputs)
+                    t = timer.time(graph)
+                    failure = problem.check(case_inp, outputs)[0]
+                    row[case] = round(t.median_us, 2)
+                    row[case + " iqr"] = round(t.iqr_us, 2)
+                    if failure:
+                        row[case + " check"] = failure
+                    if case == "q address":
+                        q_layer.copy_(saved)
+                    del graph
+                rows.append(row)
+                print(json.dumps(row), flush=True)
+                torch.cuda.empty_cache()
+    Path(os.environ.get("OUT", "/tmp"), "layer_inputs.json").write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
