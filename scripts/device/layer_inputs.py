@@ -8,7 +8,11 @@ time taken from the layer (batch B, ctx 32K):
   q scaled     its own query scaled by 2 and by 0.5 (the logits' spread, which the online
                softmax's rescales and the merge's maxima follow);
   out layer    the layer's out and lse buffers;
-  both         the layer's query and its out and lse buffers (what the layer's step passes).
+  both         the layer's query and its out and lse buffers (what the layer's step passes);
+  own + tail   its own inputs and outputs, then the layer's output projections on its own out (a
+               graph of the three; the projections' own graph's time taken off);
+  both + tail  the layer's query and outputs, then the output projections (layer_vs_alone's
+               `before tail`).
 Each row's outputs are checked against the float64 reference. The sixtieth session found the
 siblings' merge 5-10 us slower inside the layer, and the sixty-first's trace found its kernel
 itself slower there, beside no other kernel's change. A diagnostic, never a figure of the method.
@@ -51,6 +55,11 @@ def main():
         x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
         q_layer = layer.query(x)
         w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+
+        def tail(out, layer=layer, x=x):  # the layer's output projections (its step after the attention)
+            o = torch.einsum("bhc,hcv->bhv", out, layer.w_uv)
+            return x + o.reshape(x.shape[0], -1) @ layer.w_o
+
         for rep in range(args.repeats):
             for name, variant in variants.items():
                 fn = entries[name]
@@ -72,17 +81,23 @@ def main():
                 }
                 row = {"rep": rep, "variant": name, "workload": w.name,
                        "q_layer_std": round(q_layer.float().std().item(), 3), "q_own_std": round(inp.q.float().std().item(), 3)}
+                tails = {}
+                for which, out in (("own", own[0]), ("layer", layer.out)):
+                    tails[which] = (lambda out=out: tail(out), timer.time(timer.capture(lambda out=out: tail(out))).median_us)
+                cases["own + tail"] = (inp.q, own)
+                cases["both + tail"] = (q_layer, layer_out)
                 for case, (q, outputs) in cases.items():
                     if q is None:  # the layer's own buffer, its values swapped for random ones, restored after
                         saved = q_layer.clone()
                         q_layer.copy_(inp.q)
                         q = q_layer
                     case_inp = dataclasses.replace(inp, q=q)
-                    graph = timer.capture(lambda: problem.call(fn, case_inp, outputs))
+                    after, after_us = tails["own" if case == "own + tail" else "layer"] if "tail" in case else (lambda: None, 0.0)
+                    graph = timer.capture(lambda: (problem.call(fn, case_inp, outputs), after()))
                     problem.poison(outputs)
                     t = timer.time(graph)
                     failure = problem.check(case_inp, outputs)[0]
-                    row[case] = round(t.median_us, 2)
+                    row[case] = round(t.median_us - after_us, 2)
                     row[case + " iqr"] = round(t.iqr_us, 2)
                     if failure:
                         row[case + " check"] = failure
