@@ -40,6 +40,18 @@ def build_entry(source: str, cache: Path, device):
     return make_entry(parse_contract(source), CubinModule(Path(build.cubin), device))
 
 
+def built_entries(path, cache: Path, device) -> tuple[dict, dict]:
+    """Every variant of a variants file compiled (in parallel) and loaded: (the variants, each
+    one's entry or None where it failed to compile), for scripts that time all of them after."""
+    variants, sources, ahead = compiling_variants(path, cache)
+    entries = {}
+    for name in variants:
+        ahead.result(sources[name])
+        entries[name] = build_entry(sources[name], cache, device)
+    ahead.close()
+    return variants, entries
+
+
 def load_module(source: str, cache: Path, device):
     """The CubinModule of a trusted source (a script's own kernel), which must compile."""
     from evaluators.cuda_launch import CubinModule

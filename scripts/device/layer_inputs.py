@@ -29,7 +29,7 @@ from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, compiling_variants
+from cuda_entry import built_entries
 
 
 def main():
@@ -42,12 +42,7 @@ def main():
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
     cache = Path("results/layer_inputs/cubins")
-    variants, sources, ahead = compiling_variants(args.variants, cache)
-    entries = {}
-    for name in variants:
-        ahead.result(sources[name])
-        entries[name] = build_entry(sources[name], cache, dev)
-    ahead.close()
+    variants, entries = built_entries(args.variants, cache, dev)
     gen = torch.Generator(dev).manual_seed(3)
     rows = []
     for b in map(int, args.batches.split(",")):

@@ -29,7 +29,7 @@ from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, compiling_variants, empty_launch
+from cuda_entry import built_entries, empty_launch
 from time_in_graph import calls_on_own_inputs
 
 COOPERATIVE = [True]  # False: every launch of this process drops the cooperative attribute
@@ -85,12 +85,7 @@ def main():
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
     cache = Path("results/layer_vs_alone/cubins")
-    variants, sources, ahead = compiling_variants(args.variants, cache)
-    entries = {}
-    for name in variants:
-        ahead.result(sources[name])
-        entries[name] = build_entry(sources[name], cache, dev)
-    ahead.close()
+    variants, entries = built_entries(args.variants, cache, dev)
     empty = empty_launch(cache, dev)
     src, dst = torch.ones(1 << 22, device=dev), torch.empty(1 << 22, device=dev)  # 16 MB each
     copy = lambda: dst.copy_(src)  # noqa: E731
