@@ -44,22 +44,18 @@ class Timing:
     iqr_us: float
 
 
-def _times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
-    """One genome's timing per workload over its ok rows, the row ``pick`` (min or max) chooses."""
-    per: dict[str, list[Timing]] = {}
-    for r in rows:
-        for w in r["workloads"] or []:
-            if w.get("median_us"):
-                per.setdefault(w["name"], []).append(Timing(w["median_us"], w.get("iqr_us") or 0.0))
-    return {name: pick(ts, key=lambda t: t.median_us) for name, ts in per.items()}
+def _alone_times(record: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """A row's (median, IQR) per workload timed alone."""
+    return {w["name"]: (w["median_us"], w.get("iqr_us") or 0.0) for w in record["workloads"] or [] if w.get("median_us")}
 
 
-def _layer_times(rows: list[dict[str, Any]], pick) -> dict[str, Timing]:
-    """One genome's attention time inside the model's decode layer (the step's IQR as its spread)
-    per workload its ok rows also timed there, the row ``pick`` chooses."""
+def _times(rows: list[dict[str, Any]], pick, of=_alone_times) -> dict[str, Timing]:
+    """One genome's timing per workload over its ok rows, the row ``pick`` (min or max) chooses;
+    ``of`` reads a row's times: alone, or ``attention_inside_layer`` (inside the model's decode
+    layer, the step's IQR as the spread)."""
     per: dict[str, list[Timing]] = {}
     for r in rows:
-        for name, (us, iqr) in attention_inside_layer(r).items():
+        for name, (us, iqr) in of(r).items():
             per.setdefault(name, []).append(Timing(us, iqr))
     return {name: pick(ts, key=lambda t: t.median_us) for name, ts in per.items()}
 
@@ -268,11 +264,12 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
         is_reference = default_id == reference_ids.get(key)
         group["default"] = {"genome_id": default_id, "kernel": None if is_reference else kernel(default_id)}
         default_rows = references[key] if is_reference else by_genome[default_id]
-        default_layer = _layer_times(default_rows, min)  # at its best
+        default_layer = _times(default_rows, min, attention_inside_layer)  # at its best
         layer_workloads = set(default_layer)
         default_times = judged_times(_times(default_rows, min), default_layer, layer_workloads)
         # a candidate at its worst: a genome measured twice must win both times
-        candidates = {gid: judged_times(_times(by_genome[gid], max), _layer_times(by_genome[gid], max), layer_workloads)
+        candidates = {gid: judged_times(_times(by_genome[gid], max), _times(by_genome[gid], max, attention_inside_layer),
+                                        layer_workloads)
                       for gid in members if gid != default_id}
         shapes = {w["name"]: w for gid in members for r in by_genome[gid] for w in r["workloads"] or []}
         for e in _entries(shapes, default_times, candidates, min_gain, layer_workloads):
