@@ -344,12 +344,17 @@ def cmd_evolve(args) -> int:
         raise
 
 
+def _require_layer(objectives: list[str], config) -> None:
+    if "e2e" in objectives and not config.e2e:
+        raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
+
+
 def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str]) -> int:
     # settled now, unless the default may still turn the layer on once the workers say where genomes
     # run (below): a new run, no --no-e2e, and maybe a GPU
     settled = args.e2e is False or args.resume or args.device == "cpu"
-    if "e2e" in objectives and not config.e2e and settled:
-        raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
+    if settled:
+        _require_layer(objectives, config)
     if config.fixed:
         space = space.restrict(config.fixed)
     records = read_records(run_dir) if args.resume else []
@@ -378,8 +383,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
             config = set_e2e(run_dir, True)  # what a model gets, on the card the rows are timed on
             print("engine: each genome also runs inside the decode layer (on a GPU by default; --no-e2e leaves "
                   "it out)", file=sys.stderr)
-        if "e2e" in objectives and not config.e2e:
-            raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
+        _require_layer(objectives, config)
         print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
               f"{len(records)} earlier rows)", file=sys.stderr)
         injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda")
