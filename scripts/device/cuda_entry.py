@@ -3,12 +3,25 @@ compiled and loaded as the trusted launcher's entry, the scripts' own kernels lo
 per-warpgroup clock and sink buffers of the one-CTA-an-SM rate scripts), and an empty kernel for
 the timing floor.
 Runs on the device (cuda-python is imported on use)."""
+import argparse
 from pathlib import Path
 
 from evaluators.cuda_compile import compile_cuda
 from evaluators.sparse_mla_cuda import make_entry, parse_contract
 
 EMPTY_KERNEL = 'extern "C" __global__ void empty_kernel() {}\n'
+
+
+def layer_script_args(batches: str = "1,8", repeats: int | None = 2) -> argparse.Namespace:
+    """The arguments of the scripts that set a file's variants beside the decode layer: VARIANTS.json,
+    --batches, --context (32K, the e2e stage's), and --repeats where ``repeats`` is not None."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("variants")
+    ap.add_argument("--batches", default=batches)
+    ap.add_argument("--context", type=int, default=32768)
+    if repeats is not None:
+        ap.add_argument("--repeats", type=int, default=repeats)
+    return ap.parse_args()
 
 
 def compiling_variants(path, cache: Path):

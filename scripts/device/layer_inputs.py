@@ -20,7 +20,7 @@ itself slower there, beside no other kernel's change. A diagnostic, never a figu
 Usage: python3 scripts/device/layer_inputs.py VARIANTS.json [--batches 1,8] [--context 32768] [--repeats 2]
 Writes $OUT/layer_inputs.json.
 """
-import argparse, dataclasses, json, os, sys
+import dataclasses, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -29,16 +29,11 @@ from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import built_entries
+from cuda_entry import built_entries, layer_script_args
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("variants")
-    ap.add_argument("--batches", default="1,8")
-    ap.add_argument("--context", type=int, default=32768)
-    ap.add_argument("--repeats", type=int, default=2)
-    args = ap.parse_args()
+    args = layer_script_args()
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
     cache = Path("results/layer_inputs/cubins")

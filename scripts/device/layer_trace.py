@@ -10,7 +10,7 @@ the profiler's own overhead between kernels).
 Usage: python3 scripts/device/layer_trace.py VARIANTS.json [--batches 1] [--context 32768]
 Writes $OUT/layer_trace.json.
 """
-import argparse, dataclasses, json, os, sys
+import dataclasses, json, os, sys
 from collections import defaultdict
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
@@ -20,7 +20,7 @@ from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, compiling_variants
+from cuda_entry import build_entry, compiling_variants, layer_script_args
 
 
 def kernel_times(graph, replays: int = 20) -> list[dict]:
@@ -48,11 +48,7 @@ def kernel_times(graph, replays: int = 20) -> list[dict]:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("variants")
-    ap.add_argument("--batches", default="1")
-    ap.add_argument("--context", type=int, default=32768)
-    args = ap.parse_args()
+    args = layer_script_args(batches="1", repeats=None)
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size)
     cache = Path("results/layer_trace/cubins")

@@ -19,7 +19,7 @@ layer output is checked against the float64 reference. A diagnostic, never a fig
 Usage: python3 scripts/device/layer_vs_alone.py VARIANTS.json [--batches 1,8] [--context 32768] [--repeats 2]
 Writes $OUT/layer_vs_alone.json.
 """
-import argparse, dataclasses, json, os, sys
+import dataclasses, json, os, sys
 from pathlib import Path
 sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -29,7 +29,7 @@ from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import built_entries, empty_launch
+from cuda_entry import built_entries, layer_script_args, empty_launch
 from time_in_graph import calls_on_own_inputs
 
 COOPERATIVE = [True]  # False: every launch of this process drops the cooperative attribute
@@ -75,12 +75,7 @@ def measure(timer, problem, w, dev, fn, layer, x, empty, copy) -> dict:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("variants")
-    ap.add_argument("--batches", default="1,8")
-    ap.add_argument("--context", type=int, default=32768)
-    ap.add_argument("--repeats", type=int, default=2)
-    args = ap.parse_args()
+    args = layer_script_args()
     cuda_launch.CubinModule.launch = _launch_as_set  # this process's launches only
     dev = torch.device("cuda", 0)
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
