@@ -32,11 +32,16 @@ def baseline_of(record: Mapping[str, Any], name: str) -> Baseline:
     return Baseline(workload_times(record) | e2e_times(record), name)
 
 
+def reference_label(problem_values: Mapping[str, Value] | None) -> str:
+    """"pytorch reference path", and the problem genes' values it solved where it records them
+    ("... (KV_FORMAT=fp8_656)"): named by genes, as `show` names a problem's group of genomes."""
+    return "pytorch reference path" + (f" ({key_values(problem_values)})" if problem_values else "")
+
+
 def reference_name(template: Template, record: Mapping[str, Any]) -> str:
-    """"pytorch reference path", and its problem where the row records one ("... (kv_format=fp8_656)")."""
+    """A reference row's baseline name (its params are its problem genes' values)."""
     params = json.loads(record["params_json"]) if record.get("params_json") else None
-    problem = key_values(template.problem_kwargs(params)) if params else ""
-    return "pytorch reference path" + (f" ({problem})" if problem else "")
+    return reference_label(template.problem_params(params) if params else None)
 
 
 def reference_problem(template: Template, record: Mapping[str, Any]) -> str:

@@ -239,7 +239,7 @@ class EvolveLoop:
             self.state.next_attempt += 1
             self.state.reference_problems.add(self.template.problem_key(params))
             self.state.baselines.add(record)
-            problem = key_values(self.template.problem_kwargs(params))
+            problem = key_values(chosen)
             self._say(f"[reference{' ' + problem if problem else ''}] {record['status']} {self._times_text(record)}")
             records.append(record)
         return records

@@ -46,9 +46,9 @@ def test_without_an_ok_default_each_problems_own_pytorch_path_stands_in():
     assert not b.add(_row("bf16", 2.0, operator="mutation"))  # only a default genome is a baseline
     assert not b.add(_row("bf16", 2.0, kind="injected"))      # nor a fire drill's copy of one
     assert b.add(_row("bf16", 9.0, kind="reference"))
-    assert b.of(FP8).name == "pytorch reference path (kv_format=bf16)"  # the main problem's, as the last resort
+    assert b.of(FP8).name == "pytorch reference path (KV_FORMAT=bf16)"  # the main problem's, as the last resort
     assert b.add(_row("fp8_656", 11.0, kind="reference"))
-    assert b.of(FP8).name == "pytorch reference path (kv_format=fp8_656)" and b.of(FP8).times["b64"] == 110.0
+    assert b.of(FP8).name == "pytorch reference path (KV_FORMAT=fp8_656)" and b.of(FP8).times["b64"] == 110.0
     assert b.of(BF16).times["b64"] == 90.0 and b.of(None).times["b1"] == 9.0
     assert b.add(_row("bf16", 2.0))  # a kernel's default outranks any PyTorch path, of either problem
     assert b.of(FP8).name == b.of(BF16).name == "default genome genome-bf16-2.0"

@@ -124,3 +124,5 @@ def test_show_lists_and_marks_the_fastest_inside_the_decode_layer_even_off_the_t
     assert ("b1_ctx32k", "cec7b108c6f18f6d") in marked
     top = buf.getvalue().split("top 5 by score for KV_FORMAT=bf16")[1].split("\n\n")[0]
     assert "cec7b108c6f18f6d" not in top  # listed for its time in the layer, not its score
+    for group in ("KV_FORMAT=bf16", "KV_FORMAT=fp8_656"):  # each problem's reference, named as its group is
+        assert f"top 5 by score for {group}" in buf.getvalue() and f"pytorch reference path ({group})" in section
