@@ -29,7 +29,7 @@ from engine.run_folder import read_config, template_of_run
 from engine.scoring import attention_inside_layer
 from engine.store.reader import read_records
 from engine.template import RenderError, Template, key_values
-from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, compile_cuda, nvcc_version
+from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, RESOURCE_FIELDS, compile_cuda, nvcc_version
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
 SHIPPED = Path(__file__).resolve().parent / "shipped"
@@ -323,7 +323,7 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     return table
 
 
-RESOURCES = ("registers", "shared_bytes", "stack_bytes", "spill_bytes")
+RESOURCES = RESOURCE_FIELDS
 
 
 def build_cubins(table: dict[str, Any], sources: dict[str, str],
@@ -345,7 +345,9 @@ def build_cubins(table: dict[str, Any], sources: dict[str, str],
         binaries[k["cubin"]] = Path(build.cubin).read_bytes()
         totals = build.totals()
         k["resources"] = {key: totals[key] for key in RESOURCES}
-        if k["run_resources"]["registers"] is not None and k["resources"] != k["run_resources"]:
+        # a figure the run did not record (code_bytes before schema 7) is not a difference
+        recorded = {key: v for key, v in k["run_resources"].items() if v is not None}
+        if recorded and recorded != {key: k["resources"][key] for key in recorded}:
             k["note"] = (f"built here with {k['resources']}, timed in the run with {k['run_resources']}: "
                          "this nvcc is not the run's, and this cubin is not the one timed")
     return {"built": True, "nvcc": nvcc, "gencode": list(GENCODE), "flags": list(DEFAULT_FLAGS)}, binaries

@@ -23,6 +23,7 @@ from engine.store.schema import E2E
 from engine.store.writer import ResultsWriter
 from engine.strategies.base import Proposal, Strategy, Told
 from engine.template import RenderError, Template, key_values
+from evaluators.cuda_compile import RESOURCE_FIELDS
 from evaluators.integrity import HarnessIntegrity
 from evaluators.status import Status
 
@@ -264,7 +265,7 @@ class EvolveLoop:
             "bench_s": outcome.get("bench_s"), "e2e_s": outcome.get("e2e_s"), "eval_s": outcome.get("eval_s"),
             "device_index": outcome.get("device_index"),
             **{k: (outcome.get("resources") or {}).get(k)
-               for k in ("registers", "shared_bytes", "stack_bytes", "spill_bytes")},
+               for k in RESOURCE_FIELDS},
             "compiler_notes": outcome.get("compiler_notes"),
             "cpu_row": self.cpu_rows, "verify": outcome.get("verify") or [],
             "workloads": [{k: w.get(k) for k in _WORKLOAD_FIELDS} for w in outcome.get("workloads") or []],
@@ -320,7 +321,7 @@ def told_detail(record: dict[str, Any]) -> dict[str, Any]:
     return {"status": record["status"], "operator": record["operator"], "error": error[:400] or None,
             "times_us": workload_times(record), "registers": record.get("registers"),
             "layer_us": {e["name"]: e["step_us"] for e in record.get("e2e") or [] if e.get("step_us")},
-            "spill_bytes": record.get("spill_bytes")}
+            "spill_bytes": record.get("spill_bytes"), "code_bytes": record.get("code_bytes")}
 
 
 def advisories_text(record: dict[str, Any]) -> str:

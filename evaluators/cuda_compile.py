@@ -1,5 +1,6 @@
 """nvcc to cubin for sm_90a, cached by everything that changes the binary, with the resource
-figures ptxas reports (registers, shared memory, stack frame, spill bytes) per kernel.
+figures ptxas reports (registers, shared memory, stack frame, spill bytes) and the size of its
+machine code (from the cubin) per kernel.
 
 Runs anywhere nvcc is installed (no GPU needed). Builds are plain subprocesses, so a thread
 pool (``CompileAhead``) compiles several genomes in parallel while the GPU is busy.
@@ -15,8 +16,10 @@ import shutil
 import subprocess
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from evaluators.cubin_elf import kernel_code_bytes
 
 ARCH = "sm_90a"
 GENCODE = ("-gencode", "arch=compute_90a,code=sm_90a")
@@ -45,6 +48,7 @@ class KernelResources:
     stack_bytes: int
     spill_store_bytes: int
     spill_load_bytes: int
+    code_bytes: int | None = None  # its machine code (the cubin's .text section); None: not read
 
 
 @dataclass(frozen=True)
@@ -75,11 +79,17 @@ class CudaBuild:
     def totals(self) -> dict[str, int | None]:
         """The figures a record keeps: the largest over the module's kernels."""
         if not self.kernels:
-            return {"registers": None, "shared_bytes": None, "stack_bytes": None, "spill_bytes": None}
+            return dict.fromkeys(RESOURCE_FIELDS)
+        code = [k.code_bytes for k in self.kernels if k.code_bytes is not None]
         return {"registers": max(k.registers for k in self.kernels),
                 "shared_bytes": max(k.shared_bytes for k in self.kernels),
                 "stack_bytes": max(k.stack_bytes for k in self.kernels),
-                "spill_bytes": max(k.spill_store_bytes + k.spill_load_bytes for k in self.kernels)}
+                "spill_bytes": max(k.spill_store_bytes + k.spill_load_bytes for k in self.kernels),
+                "code_bytes": max(code) if code else None}
+
+
+# what a record keeps of a build (CudaBuild.totals), each the largest over the module's kernels
+RESOURCE_FIELDS = ("registers", "shared_bytes", "stack_bytes", "spill_bytes", "code_bytes")
 
 
 @functools.cache
@@ -118,7 +128,7 @@ def compile_cuda(source: str, cache_dir: Path, flags: tuple[str, ...] = DEFAULT_
     cubin, log_path = folder / "kernel.cubin", folder / "ptxas.log"
     if cubin.is_file() and log_path.is_file():
         log = log_path.read_text()
-        return CudaBuild(True, key, str(cubin), 0.0, True, log, parse_ptxas(log))
+        return CudaBuild(True, key, str(cubin), 0.0, True, log, with_code_bytes(parse_ptxas(log), cubin))
     folder.mkdir(parents=True, exist_ok=True)
     src = folder / "kernel.cu"
     src.write_text(source)
@@ -136,7 +146,7 @@ def compile_cuda(source: str, cache_dir: Path, flags: tuple[str, ...] = DEFAULT_
         return CudaBuild(False, key, None, seconds, False, log)
     log_path.write_text(log)
     tmp.replace(cubin)  # the cache never holds half a cubin
-    return CudaBuild(True, key, str(cubin), seconds, False, log, parse_ptxas(log))
+    return CudaBuild(True, key, str(cubin), seconds, False, log, with_code_bytes(parse_ptxas(log), cubin))
 
 
 _FUNCTION = re.compile(r"Function properties for (\S+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "
@@ -158,6 +168,12 @@ def parse_ptxas(log: str) -> tuple[KernelResources, ...]:
         stack, spill_st, spill_ld = props.get(name, (0, 0, 0))
         kernels.append(KernelResources(name, int(m.group(2)), int(m.group(3) or 0), stack, spill_st, spill_ld))
     return tuple(kernels)
+
+
+def with_code_bytes(kernels: tuple[KernelResources, ...], cubin: Path) -> tuple[KernelResources, ...]:
+    """``kernels`` with the size of each one's machine code in ``cubin``."""
+    sizes = kernel_code_bytes(cubin)
+    return tuple(replace(k, code_bytes=sizes.get(k.name)) for k in kernels)
 
 
 _FRONT_END_WARNING = re.compile(r"^.*\((\d+)\): warning (#\d+-D): (.*)$")

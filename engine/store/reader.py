@@ -55,6 +55,7 @@ _UPGRADES = {
     3: lambda t: _add_nulls(t, ("compiler_notes",), 4),  # the compiler's warnings and advisories
     4: lambda t: _add_nulls(t, ("code_json",), 5),  # the code regions an LLM rewrote
     5: lambda t: _add_nulls(t, ("e2e", "e2e_s"), 6),  # the kernel inside the decode layer
+    6: lambda t: _add_nulls(t, ("code_bytes",), 7),  # the size of the machine code
 }
 
 

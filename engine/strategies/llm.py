@@ -284,4 +284,5 @@ def _resources(told: Told) -> str:
     d = told.detail or {}
     if d.get("registers") is None:
         return ""
-    return f" regs {d['registers']} spill {d.get('spill_bytes') or 0} B"
+    code = f" code {d['code_bytes'] / 1024:.0f} KB" if d.get("code_bytes") is not None else ""
+    return f" regs {d['registers']} spill {d.get('spill_bytes') or 0} B{code}"

@@ -217,3 +217,13 @@ def test_each_problems_default_is_shown_as_the_baseline_of_its_own_scores(tmp_pa
     text = s.situation(1)
     assert "are the baselines; a genome is scored against the default of its own problem:" in text
     assert f"- {other.genome_id} {{\"NUM_WARPS\":8}}\n  times: b1_ctx4k=" in text
+
+
+def test_the_best_genomes_are_shown_with_their_builds_registers_spills_and_code_size(tmp_path):
+    s = strategy(tmp_path, ChatEndpoint(lambda body: ""))
+    built, interpreted = told(DEFAULT, "default"), told({**DEFAULT, "NUM_WARPS": 8}, "random")
+    built.detail.update(registers=168, spill_bytes=0, code_bytes=348928)  # a CUDA genome's build
+    s.tell([built, interpreted])
+    text = s.situation(1)
+    assert f"- {built.genome_id} score" in text and "regs 168 spill 0 B code 341 KB\n" in text
+    assert text.count(" regs ") == 1  # a genome without a build's figures shows none

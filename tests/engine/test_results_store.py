@@ -88,7 +88,7 @@ def test_older_runs_are_read_with_the_later_fields_as_nulls():
 
 
 # the fields each schema version added (engine/store/schema.py)
-ADDED = {3: ["device_index"], 4: ["compiler_notes"], 5: ["code_json"], 6: ["e2e", "e2e_s"]}
+ADDED = {3: ["device_index"], 4: ["compiler_notes"], 5: ["code_json"], 6: ["e2e", "e2e_s"], 7: ["code_bytes"]}
 
 
 def as_version(path, version: int) -> None:
@@ -127,6 +127,15 @@ def test_a_version_5_part_is_read_with_no_e2e_and_its_code_kept(tmp_path):
     as_version(path, 5)
     (back,) = read_records(tmp_path)
     assert back["e2e"] is None and back["e2e_s"] is None and back["code_json"] == '{"r":"x"}'
+
+
+def test_a_version_6_part_is_read_with_code_bytes_null_and_its_resources_kept(tmp_path):
+    ResultsWriter(tmp_path, "run-1").append([row(0) | {"registers": 168, "code_bytes": 348928}])
+    (path,) = tmp_path.glob("part-*.parquet")
+    assert read_records(tmp_path)[0]["code_bytes"] == 348928
+    as_version(path, 6)
+    (back,) = read_records(tmp_path)
+    assert back["schema_version"] == SCHEMA_VERSION and back["code_bytes"] is None and back["registers"] == 168
 
 
 def test_a_version_3_part_is_read_with_compiler_notes_null_and_its_own_fields_kept(tmp_path):

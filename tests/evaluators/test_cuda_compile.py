@@ -36,12 +36,40 @@ def test_genomes_compile_to_sm90a_cubins_with_their_resources(tmp_path, threads,
     assert kernel.shared_bytes == smem * 4
     assert 8 <= kernel.registers <= 255 and kernel.spill_store_bytes == 0
     assert build.totals()["shared_bytes"] == smem * 4
+    # its machine code, from the cubin: whole 16-byte Hopper instructions
+    assert kernel.code_bytes > 0 and kernel.code_bytes % 16 == 0 and build.totals()["code_bytes"] == kernel.code_bytes
     # the arch-specific target, as ptxas was asked for it (its command line, kept in the cubin's
     # notes; the SASS header of an older cuobjdump, Triton's, says sm_90 for either)
     tool = cuobjdump_path()
     if tool is not None:
         elf = subprocess.run([tool, "-elf", build.cubin], capture_output=True, text=True)
         assert "-arch sm_90a " in elf.stdout, elf.stdout[-2000:]
+
+
+def test_code_bytes_follow_the_unrolling_and_are_the_cubins_text_section(tmp_path):
+    small, large = (compile_cuda(render(UNROLL=u), tmp_path / str(u)) for u in (1, 16))
+    assert small.kernels[0].code_bytes < large.kernels[0].code_bytes  # sixteen loads and adds a row, not one
+    tool = cuobjdump_path()
+    if tool is not None:  # the same figure as the tool's own reading of the section headers
+        elf = subprocess.run([tool, "-elf", large.cubin], capture_output=True, text=True).stdout
+        # its section header line: index, offset, size (hex), ..., PROGBITS, ..., name
+        headers = [line.split() for line in elf.splitlines()
+                   if "PROGBITS" in line and line.rstrip().endswith(".text.gather_rows")]
+        assert len(headers) == 1 and int(headers[0][2], 16) == large.kernels[0].code_bytes, headers
+
+
+def test_a_file_that_is_no_cubin_is_refused_by_name(tmp_path):
+    from evaluators.cubin_elf import kernel_code_bytes
+
+    text = tmp_path / "kernel.cubin"
+    text.write_text("not an ELF file")
+    with pytest.raises(ValueError, match=f"{text}: not a 64-bit"):
+        kernel_code_bytes(text)
+    build = compile_cuda(render(), tmp_path / "build")
+    cut = tmp_path / "cut.cubin"
+    cut.write_bytes(Path(build.cubin).read_bytes()[:200])  # the header, without the sections it points at
+    with pytest.raises(ValueError, match=f"{cut}: section headers unreadable"):
+        kernel_code_bytes(cut)
 
 
 def test_a_second_build_of_the_same_source_is_a_cache_hit_and_flags_change_the_key(tmp_path):
@@ -153,6 +181,7 @@ def test_engine_compile_prints_the_figures_and_types_a_broken_genome(tmp_path):
     figures = json.loads(ok.stdout)
     assert figures["status"] == "ok" and figures["shared_bytes"] == 4096 and figures["arch"] == "sm_90a"
     assert {"registers", "stack_bytes", "spill_bytes", "compile_s", "build_key"} <= set(figures)
+    assert figures["code_bytes"] == figures["kernels"][0]["code_bytes"] > 0
     assert figures["compiler_notes"] == []  # the fixture builds cleanly
     assert "SMEM_FLOATS" not in Path(figures["source"]).read_text()  # the rendered text, holes filled
     assert Path(figures["source"]).parent == Path(figures["cubin"]).parent

@@ -661,7 +661,7 @@ def test_worker_builds_a_valid_genome_then_says_it_needs_a_gpu(cpu_worker):
     assert reply["status"] == "runtime_error" and reply["stage"] == "compile", reply
     assert "CUDA kernel runs only on a GPU" in reply["error"] and "engine compile" in reply["error"]
     resources = reply["resources"]  # it compiled: ptxas' figures are in the record
-    assert 64 <= resources["registers"] <= 255 and resources["spill_bytes"] == 0
+    assert 64 <= resources["registers"] <= 255 and resources["spill_bytes"] == 0 and resources["code_bytes"] > 0
     assert reply["compiler_notes"] == []  # and what nvcc said besides: nothing
 
 
