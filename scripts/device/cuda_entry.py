@@ -92,3 +92,33 @@ def empty_launch(cache: Path, device):
     """A call that launches one empty kernel on the current stream: the floor of a timing method."""
     module = load_module(EMPTY_KERNEL, cache, device)
     return lambda: module.launch("empty_kernel", (1, 1, 1), 32, 0)
+
+
+def timed_case(timer, problem, fn, inp, outputs, case: str, after=lambda: None, after_us: float = 0.0) -> dict:
+    """One case of a layer script's row: a graph of the call on ``inp`` into ``outputs``, then
+    ``after`` (a neighbouring step whose own graph took ``after_us``, taken off), timed by the
+    harness's method; {case: median us, case iqr: us, and case check: the failure where the last
+    replay's outputs fail the reference check}."""
+    graph = timer.capture(lambda: (problem.call(fn, inp, outputs), after()))
+    problem.poison(outputs)
+    t = timer.time(graph)
+    failure = problem.check(inp, outputs)[0]
+    del graph
+    return {case: round(t.median_us - after_us, 2), case + " iqr": round(t.iqr_us, 2),
+            **({case + " check": failure} if failure else {})}
+
+
+def each_variant_on(w, variants: dict, entries: dict, device):
+    """(name, entry, problem, inputs) of each variant that built, on workload ``w``: the inputs
+    drawn from the same seed for every variant, so that all are timed on the same values."""
+    import torch
+
+    from evaluators.sparse_mla import SparseMlaDecode
+
+    for name, variant in variants.items():
+        fn = entries[name]
+        if fn is None:
+            continue
+        problem = SparseMlaDecode(variant.params["KV_FORMAT"])
+        inp = problem.make_inputs(w, torch.Generator(device).manual_seed(5), problem.new_pool(device, [w]))
+        yield name, fn, problem, inp

@@ -23,8 +23,7 @@ import torch
 from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
-from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import built_entries, layer_script_args, load_module
+from cuda_entry import built_entries, each_variant_on, layer_script_args, load_module, timed_case
 
 EVICTOR_KB = 512
 
@@ -57,12 +56,7 @@ def main():
         x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
         w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
         for rep in range(args.repeats):
-            for name, variant in variants.items():
-                fn = entries[name]
-                if fn is None:
-                    continue
-                problem = SparseMlaDecode(variant.params["KV_FORMAT"])
-                inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(5), problem.new_pool(dev, [w]))
+            for name, fn, problem, inp in each_variant_on(w, variants, entries, dev):
                 outputs = problem.poisoned_outputs(w, dev)
                 tail = lambda: x + torch.einsum("bhc,hcv->bhv", outputs[0], layer.w_uv).reshape(b, -1) @ layer.w_o  # noqa: E731
                 tail_us = timer.time(timer.capture(tail)).median_us
@@ -70,15 +64,7 @@ def main():
                        "tail_alone": round(tail_us, 2)}
                 for case, after, after_us in (("own", lambda: None, 0.0), ("+ evictor", evict, evict_us),
                                               ("+ tail", tail, tail_us)):
-                    graph = timer.capture(lambda: (problem.call(fn, inp, outputs), after()))
-                    problem.poison(outputs)
-                    t = timer.time(graph)
-                    failure = problem.check(inp, outputs)[0]
-                    row[case] = round(t.median_us - after_us, 2)
-                    row[case + " iqr"] = round(t.iqr_us, 2)
-                    if failure:
-                        row[case + " check"] = failure
-                    del graph
+                    row |= timed_case(timer, problem, fn, inp, outputs, case, after, after_us)
                 rows.append(row)
                 print(json.dumps(row), flush=True)
                 torch.cuda.empty_cache()

@@ -28,8 +28,7 @@ import torch
 from evaluators.bench import GraphTimer
 from evaluators.decode_layer import MODEL, DecodeLayer
 from evaluators.problem import Workload
-from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import built_entries, layer_script_args
+from cuda_entry import built_entries, each_variant_on, layer_script_args, timed_case
 
 
 def main():
@@ -51,12 +50,7 @@ def main():
             return x + o.reshape(x.shape[0], -1) @ layer.w_o
 
         for rep in range(args.repeats):
-            for name, variant in variants.items():
-                fn = entries[name]
-                if fn is None:
-                    continue
-                problem = SparseMlaDecode(variant.params["KV_FORMAT"])
-                inp = problem.make_inputs(w, torch.Generator(dev).manual_seed(5), problem.new_pool(dev, [w]))
+            for name, fn, problem, inp in each_variant_on(w, variants, entries, dev):
                 own = problem.poisoned_outputs(w, dev)
                 layer_out = (layer.out, layer.lse)
                 cases = {
@@ -83,17 +77,9 @@ def main():
                         q = q_layer
                     case_inp = dataclasses.replace(inp, q=q)
                     after, after_us = tails["own" if case == "own + tail" else "layer"] if "tail" in case else (lambda: None, 0.0)
-                    graph = timer.capture(lambda: (problem.call(fn, case_inp, outputs), after()))
-                    problem.poison(outputs)
-                    t = timer.time(graph)
-                    failure = problem.check(case_inp, outputs)[0]
-                    row[case] = round(t.median_us - after_us, 2)
-                    row[case + " iqr"] = round(t.iqr_us, 2)
-                    if failure:
-                        row[case + " check"] = failure
+                    row |= timed_case(timer, problem, fn, case_inp, outputs, case, after, after_us)
                     if case == "q address":
                         q_layer.copy_(saved)
-                    del graph
                 rows.append(row)
                 print(json.dumps(row), flush=True)
                 torch.cuda.empty_cache()
