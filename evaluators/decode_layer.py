@@ -79,5 +79,10 @@ class DecodeLayer:
         self.q = self.query(x)
         if attend is not None:
             attend(self.q)
-        o = torch.einsum("bhc,hcv->bhv", self.out, self.w_uv)
+        return self.project_out(x, self.out)
+
+    def project_out(self, x: torch.Tensor, out: torch.Tensor) -> torch.Tensor:
+        """The step after the attention: ``out`` [B, H, 512] through the value and output
+        projections, added to the step's input ``x``."""
+        o = torch.einsum("bhc,hcv->bhv", out, self.w_uv)
         return x + o.reshape(x.shape[0], -1) @ self.w_o

@@ -58,7 +58,7 @@ def main():
         for rep in range(args.repeats):
             for name, fn, problem, inp in each_variant_on(w, variants, entries, dev):
                 outputs = problem.poisoned_outputs(w, dev)
-                tail = lambda: x + torch.einsum("bhc,hcv->bhv", outputs[0], layer.w_uv).reshape(b, -1) @ layer.w_o  # noqa: E731
+                tail = lambda: layer.project_out(x, outputs[0])  # noqa: E731
                 tail_us = timer.time(timer.capture(tail)).median_us
                 row = {"rep": rep, "variant": name, "workload": w.name, "evictor_alone": round(evict_us, 2),
                        "tail_alone": round(tail_us, 2)}

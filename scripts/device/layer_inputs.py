@@ -46,8 +46,7 @@ def main():
         w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
 
         def tail(out, layer=layer, x=x):  # the layer's output projections (its step after the attention)
-            o = torch.einsum("bhc,hcv->bhv", out, layer.w_uv)
-            return x + o.reshape(x.shape[0], -1) @ layer.w_o
+            return layer.project_out(x, out)
 
         for rep in range(args.repeats):
             for name, fn, problem, inp in each_variant_on(w, variants, entries, dev):

@@ -52,8 +52,7 @@ def measure(timer, problem, w, dev, fn, layer, x, empty, copy) -> dict:
     q0 = layer.query(x)
 
     def tail():
-        o = torch.einsum("bhc,hcv->bhv", layer.out, layer.w_uv)
-        return x + o.reshape(x.shape[0], -1) @ layer.w_o
+        return layer.project_out(x, layer.out)
 
     alone = timed(timer, calls[0])
     in16 = timed(timer, lambda: [c() for c in calls]) / 16
