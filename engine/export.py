@@ -245,7 +245,7 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
     def kernel(gid: str) -> str:
         name = f"kernels/{gid}{SOURCE_SUFFIX[template.language]}"
         kernels[gid] = {"source": name, "params": params_of[gid],
-                        "run_resources": {k: by_genome[gid][0].get(k) for k in RESOURCES}}
+                        "run_resources": {k: by_genome[gid][0].get(k) for k in RESOURCE_FIELDS}}
         if gid in code_of:  # regions an LLM rewrote: the kernel is not the template's own code
             kernels[gid]["code"] = code_of[gid]
         return name
@@ -323,9 +323,6 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     return table
 
 
-RESOURCES = RESOURCE_FIELDS
-
-
 def build_cubins(table: dict[str, Any], sources: dict[str, str],
                  run_dir: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
     """Each kernel's cubin (by its path in the export), built as the run built it, its figures
@@ -344,7 +341,7 @@ def build_cubins(table: dict[str, Any], sources: dict[str, str],
         k["cubin"] = k["source"].removesuffix(SOURCE_SUFFIX["cuda"]) + ".cubin"
         binaries[k["cubin"]] = Path(build.cubin).read_bytes()
         totals = build.totals()
-        k["resources"] = {key: totals[key] for key in RESOURCES}
+        k["resources"] = {key: totals[key] for key in RESOURCE_FIELDS}
         # a figure the run did not record (code_bytes before schema 7) is not a difference
         recorded = {key: v for key, v in k["run_resources"].items() if v is not None}
         if recorded and recorded != {key: k["resources"][key] for key in recorded}:
