@@ -32,16 +32,12 @@ def baseline_of(record: Mapping[str, Any], name: str) -> Baseline:
     return Baseline(workload_times(record) | e2e_times(record), name)
 
 
-def reference_label(problem_values: Mapping[str, Value] | None) -> str:
-    """"pytorch reference path", and the problem genes' values it solved where it records them
-    ("... (KV_FORMAT=fp8_656)"): named by genes, as `show` names a problem's group of genomes."""
-    return "pytorch reference path" + (f" ({key_values(problem_values)})" if problem_values else "")
-
-
-def reference_name(template: Template, record: Mapping[str, Any]) -> str:
-    """A reference row's baseline name (its params are its problem genes' values)."""
+def reference_name(record: Mapping[str, Any]) -> str:
+    """A reference row's name: "pytorch reference path", and the problem genes' values it solved
+    where it records them (its params are those values: "... (KV_FORMAT=fp8_656)"), named by
+    genes as `show` names a problem's group of genomes."""
     params = json.loads(record["params_json"]) if record.get("params_json") else None
-    return reference_label(template.problem_params(params) if params else None)
+    return "pytorch reference path" + (f" ({key_values(params)})" if params else "")
 
 
 def reference_problem(template: Template, record: Mapping[str, Any]) -> str:
@@ -90,7 +86,7 @@ class Baselines:
         if record.get("status") != "ok":
             return False
         if record.get("kind") == "reference":
-            self.references[self.problem_of(record)] = baseline_of(record, reference_name(self.template, record))
+            self.references[self.problem_of(record)] = baseline_of(record, reference_name(record))
             return True
         if record.get("kind") == "genome" and record.get("operator") == "default" and record.get("params_json"):
             key = self.problem_of(record)

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from engine.baselines import reference_label
+from engine.baselines import reference_name
 from engine.errors import UserError
 from engine.faults import expected_statuses
 from engine.genome import canonical_json
@@ -183,7 +183,7 @@ def _print_e2e(records: list[dict[str, Any]], out: TextIO, fastest: dict[str, li
     for r, e in rows:
         who = r["genome_id"]
         if r["kind"] == "reference":  # the problem genes' values it solved, where it records them
-            who = reference_label(json.loads(r["params_json"]) if r["params_json"] else None)
+            who = reference_name(r)
         mark = "*" if e["name"] in fastest.get(r["genome_id"], ()) else " "
         print(f"  {e['name']:<14}{us(e['step_us']):>10}{us(e['rest_us']):>10}{us(e['attention_us']):>9}{mark}"
               f"{us(e['alone_us']):>10}  {who}", file=out)
