@@ -75,8 +75,9 @@ class SparseMlaDecode:
         """The workloads timed inside the decode layer (evaluators/decode_layer.py) as well as
         alone, at a middling context: one token; eight, the small batch that kernels split across
         the SMs and merge (on an H100 a merge among the splits themselves took 5 us more inside
-        the layer than a separate merge kernel at B=8, and the same alone: docs/BENCHMARKS.md,
-        sixtieth session); and a batch that fills the GPU."""
+        the layer than a separate merge kernel at B=8, and the same alone, until its code was
+        split into an entry a split count: docs/BENCHMARKS.md, sixtieth and sixty-third
+        sessions); and a batch that fills the GPU."""
         wanted = ("b1_ctx1k",) if device_kind == "cpu" else ("b1_ctx32k", "b8_ctx32k", "b64_ctx32k")
         return [w for w in self.workloads(device_kind) if w.name in wanted]
 

@@ -10,6 +10,7 @@ work on the host, or leave the required kernel language.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -52,6 +53,14 @@ class LaunchContract:
     combine_threads_max: int = 128  # the combine kernel takes 128 x G threads (G groups of splits), up to this
     value_split: int = 1     # CTAs per (token, head block, split), each with 512 / value_split value columns
     q_tma: bool = False      # the split kernel's last parameter: a tensor map of q ([B x H] rows of 576 bf16)
+    # split count -> the split kernel's entry for launches with exactly that many splits (the
+    # siblings' merge: each such entry carries only its count's merge, so that a launch runs no
+    # other count's code); split_kernel takes every other count. The launch line gives an object
+    # {"8": "name", ...}; parse_contract makes it ((8, "name"), ...) so that a contract stays hashable.
+    split_kernels: tuple = ()
+
+    def split_kernel_for(self, splits: int) -> str:
+        return dict(self.split_kernels).get(splits, self.split_kernel)
 
 
 def combine_threads(contract: LaunchContract, splits: int) -> int:
@@ -100,7 +109,20 @@ def parse_contract(source: str) -> LaunchContract:
         raise ContractError(f"kernel-genome-launch: partials {contract.partials!r} is not one of {sorted(PARTIAL_DTYPES)}")
     if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
         raise ContractError(f"kernel-genome-launch: num_splits {contract.num_splits!r}")
-    return contract
+    return dataclasses.replace(contract, split_kernels=_split_kernels(contract.split_kernels))
+
+
+def _split_kernels(entries) -> tuple:
+    """The launch line's split_kernels ({"count": "entry name"}) as ((count, name), ...) by count."""
+    if not isinstance(entries, (dict, tuple)):
+        raise ContractError(f"kernel-genome-launch: split_kernels {entries!r} is not an object of split counts")
+    pairs = []
+    for count, name in dict(entries).items():
+        if not (str(count).isdigit() and int(count) >= 2 and isinstance(name, str) and name.isidentifier()):
+            raise ContractError(f"kernel-genome-launch: split_kernels entry {count!r}: {name!r} "
+                                "(a split count of at least 2 and a kernel's name)")
+        pairs.append((int(count), name))
+    return tuple(sorted(pairs))
 
 
 def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_count: int,
@@ -178,8 +200,10 @@ def make_entry(contract: LaunchContract, module) -> Callable:
 
     @functools.cache
     def resident_ctas() -> int:
-        """CTAs of the split kernel the device holds at once (asked once)."""
-        return sm_count * module.max_active_blocks(contract.split_kernel, contract.threads, contract.smem_bytes)
+        """CTAs of the split kernel the device holds at once, for the entry that holds fewest (asked
+        once): a cooperative launch of one wave must fit whichever entry its count picks."""
+        names = {contract.split_kernel, *(name for _, name in contract.split_kernels)}
+        return sm_count * min(module.max_active_blocks(name, contract.threads, contract.smem_bytes) for name in names)
 
     def sibling_counts(groups: int, device):
         stream = torch.cuda.current_stream(device).cuda_stream
@@ -225,7 +249,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                 arrivals = sibling_counts(batch * n_hb, q.device)
             else:
                 arrivals = part_lse
-        module.launch(contract.split_kernel, split_grid(contract, heads, splits, batch), contract.threads,
+        module.launch(contract.split_kernel_for(splits), split_grid(contract, heads, splits, batch), contract.threads,
                       contract.smem_bytes,
                       *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
                       np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),

@@ -287,6 +287,16 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     assert ("wgmma.mma_async" in source) == (GENOMES[name]["MMA"] == "wgmma")
     split = kernels[contract.split_kernel]
     assert split.stack_bytes == 0, split  # the accumulators stay in registers, not local memory
+    # the siblings' merge: an entry for each split count with a merge of its own, carrying only
+    # that merge beside the body (one merge is 10-25 KB; all of them in one entry made 240-350 KB,
+    # which lost 4-7 us a call once other kernels had run between calls, where an entry with one
+    # merge lost none: H100, sixty-third session), each within the launch bounds
+    assert [n for n, _ in contract.split_kernels] == sorted(merge_dispatch(source)) if \
+        GENOMES[name]["COMBINE"] == "siblings" else contract.split_kernels == ()
+    for _, entry in contract.split_kernels:
+        k = kernels[entry]
+        assert k.stack_bytes == 0 and 64 <= k.registers <= min(255, 65536 // launch_threads(GENOMES[name])), k
+        assert k.code_bytes < split.code_bytes + 40_000, (k, split)
     # ptxas runs the warpgroup products one at a time when it cannot keep them asynchronous (a
     # wait between the products of one group that depends on the warpgroup did that: C7520;
     # rescaling the accumulators behind a partial wait did it too: C7514); it says so
@@ -319,7 +329,7 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     # rows staged by each warp with stmatrix and stored back in whole lines
     staged = GENOMES[name].get("ROW_STORE") == "staged"
     assert ("stmatrix.sync.aligned.m8n8.x4.shared.b16" in source) == staged
-    assert ("write_rows_staged(o," in source) == staged
+    assert ("write_rows_staged<ONLY_S>(o," in source) == staged
     # the partials' type is the one the launch line tells the host to allocate (i8 partials live in
     # bf16-sized slots: a row's bytes, then its scales), and only i8 genomes store and merge bytes
     partials = GENOMES[name].get("PARTIALS", "fp32")
@@ -343,7 +353,7 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
         return text[:text.index("\n}")]
     assert ("griddepcontrol.launch_dependents" in body("allow_dependent_launch")) == pdl
     assert ("griddepcontrol.wait" in body("wait_for_prior_grid")) == pdl
-    split_body = source[source.index("sparse_mla_decode_split("):source.index("sparse_mla_decode_combine(")]
+    split_body = split_kernel_code(source)
     assert split_body.count("wait_for_prior_grid();") == 1
     if GENOMES[name].get("PIPELINE") == "seesaw":  # after the shared-memory set-up, before any warpgroup's work
         assert split_body.index("__syncthreads();\n  wait_for_prior_grid();") < split_body.index("if (wg == 2) {")
@@ -361,6 +371,14 @@ def test_genome_builds_for_sm90a_without_spills_and_with_both_kernels(builds, na
     # the split kernel's shared memory is all dynamic: the launcher passes smem_bytes from the
     # launch line (the combine kernel's few KB of reductions are static)
     assert split.shared_bytes == 0 and kernels[contract.combine_kernel].shared_bytes <= 8192
+
+
+def split_kernel_code(source: str) -> str:
+    """The split kernel's code: the wgmma kernels' split_body with the entries that call it, or
+    the mma_sync kernel's one entry."""
+    start = source.find("\nsplit_body(")
+    start = start if start >= 0 else source.index("sparse_mla_decode_split(")
+    return source[start:source.index("sparse_mla_decode_combine(")]
 
 
 @pytest.mark.parametrize("name", sorted(GENOMES))
@@ -508,13 +526,16 @@ def test_the_scoring_warpgroup_joins_exactly_merge_ranges_split_counts(name):
     # count would wait on a barrier one warpgroup never reaches (a hang) or merge with a stride of
     # 384 over 256 threads (a third of the share never written)
     source = render(GENOMES[name])
-    cases = {n for n, merge in merge_dispatch(source).items() if merge == "range"}
+    dispatch = merge_dispatch(source)
+    cases = {n for n, merge in dispatch.items() if merge == "range"}
     body = source[source.index("bool merged_by_range(int s) {"):]
     named = {int(n) for n in re.findall(r"s == (\d+)", body[:body.index("\n}")])}
-    assert cases and named == cases, (cases, named)
+    assert cases and named == cases and "none" not in dispatch.values(), (cases, named, dispatch)
     scorer = GENOMES[name].get("SCHEDULE") == "scorer"
     assert f"constexpr int MERGE_THREADS = {384 if scorer else 256};" in source
-    assert ("if (num_splits > 1 && merged_by_range(num_splits))\n      merge_with_siblings(" in source) == scorer
+    # decided when the entry is compiled: its count's merge, or (ONLY_S = 0) none with the scorer
+    assert ("if constexpr (MERGE_THREADS == 384 && merged_by_range(ONLY_S))  // (ONLY_S: this entry's count, > 1)\n"
+            "      merge_with_siblings<ONLY_S>(" in source) == scorer
 
 
 @pytest.mark.parametrize("name", sorted(n for n, g in GENOMES.items() if g["COMBINE"] == "siblings"))
@@ -529,22 +550,24 @@ def test_the_siblings_merge_waits_on_release_and_acquire_in_the_launchers_line(n
     assert "red.release.gpu.global.add.s32" in source and "ld.acquire.gpu.global.b32" in source
     assert "__threadfence" not in wait and "add_release(count, 1);" in wait
     # every epilogue of the genome ends in the merge, after its stores
-    assert source.count("merge_with_siblings(part_out, part_lse, out, lse, arrivals, b,") >= 1
+    assert source.count("merge_with_siblings<ONLY_S>(part_out, part_lse, out, lse, arrivals, b,") >= 1
     # a thread weighs its own head's splits: no barrier between the wait and the merged stores
     for fn in ("void merge_share(", "void merge_range("):
         share = source[source.index(fn):]
         share = share[:share.index("\n}\n")]
         assert "sync" not in share and "__syncthreads" not in share and "part_lse + row" in share, fn
-    # every split count the launcher gives this genome on an H200 (132 SMs, B up to 64) that is not
-    # a power of two takes merge_range (one round trip), none the item-range fallback
-    merge = source[source.index("void merge_with_siblings("):]
-    merge = merge[:merge.index("\n}\n")]
+    # every split count above one the launcher gives this genome on an H200 (132 SMs, B up to 64)
+    # launches an entry of its own: merge_share for powers of two, merge_range (one round trip) for
+    # the others, none the item-range fallback
     c = parse_contract(source)
-    counts = {split_plan(c, b, 128, 2048, sm_count=132)[0] for b in range(1, 65)}
+    counts = {split_plan(c, b, 128, 2048, sm_count=132)[0] for b in range(1, 65)} - {1}
     odd = sorted(n for n in counts if n & (n - 1))
     assert odd, counts
-    for n in odd:
-        assert f"case {n}: merge_range<{n}>(" in merge, (n, sorted(counts))
+    dispatch = merge_dispatch(source)
+    assert dict(c.split_kernels) == {n: f"sparse_mla_decode_split_s{n}" for n in dispatch}
+    for n in counts:
+        assert c.split_kernel_for(n) == f"sparse_mla_decode_split_s{n}"
+        assert dispatch[n] == ("range" if n in odd else "share"), (n, dispatch)
 
 
 def test_the_split_grid_and_partial_buffers_follow_the_launch_line():
@@ -613,6 +636,9 @@ def test_a_source_without_a_usable_launch_line_is_a_contract_error():
         ('"pdl": true', '"pdl": 1', "pdl 1 is not true or false"),
         ('"q_tma": false', '"q_tma": "yes"', "q_tma 'yes' is not true or false"),
         ('"value_split": 1', '"value_split": 4', "value_split 4 is not 1 or 2"),
+        ('"split_kernels": {}', '"split_kernels": {"one": "k"}', "split_kernels entry 'one'"),
+        ('"split_kernels": {}', '"split_kernels": {"8": "not a name"}', "split_kernels entry '8'"),
+        ('"split_kernels": {}', '"split_kernels": ["k"]', "split_kernels .* is not an object"),
     ]:
         assert line.count(field) == 1, field
         with pytest.raises(ContractError, match=message):

@@ -227,7 +227,9 @@ def test_the_split_kernel_is_launched_cooperatively_when_it_merges(tmp_path):
         pool = problem.new_pool(dev, [w])
         _check_calls(problem, entry, [(problem.make_inputs(w, torch.Generator(dev).manual_seed(batch), pool),
                                        problem.poisoned_outputs(w, dev))])
-    assert launches == [(contract.split_kernel, 8, True), (contract.split_kernel, 1, False)], launches
+    # 8 splits launch the entry that carries the merge of 8 alone; one split, the entry of no count
+    assert contract.split_kernel_for(8) == "sparse_mla_decode_split_s8" != contract.split_kernel
+    assert launches == [("sparse_mla_decode_split_s8", 8, True), (contract.split_kernel, 1, False)], launches
 
 
 @pytest.mark.gpu
