@@ -1,5 +1,7 @@
-"""Three launches of a CUDA genome on one workload (default b128_ctx32k), for ncu to profile the third:
-    ncu --clock-control none --kernel-name sparse_mla_decode_split --launch-skip 2 --launch-count 1 \\
+"""Three launches of a CUDA genome on one workload (default b128_ctx32k), for ncu to profile the third
+(a regex: a genome with the siblings' merge launches the entry of its split count, e.g.
+sparse_mla_decode_split_s8):
+    ncu --clock-control none --kernel-name regex:^sparse_mla_decode_split --launch-skip 2 --launch-count 1 \\
         --section SpeedOfLight ... python3 scripts/device/ncu_one_launch.py '{"MMA":"wgmma"}' [--batch 8] [--context 131072]
 or, for a variant of a variants file (scripts/device/variants.py: genes, edits of the source, another
 template text), `... ncu_one_launch.py --variants FILE.json NAME [--batch 8]`.
