@@ -122,3 +122,30 @@ def each_variant_on(w, variants: dict, entries: dict, device):
         problem = SparseMlaDecode(variant.params["KV_FORMAT"])
         inp = problem.make_inputs(w, torch.Generator(device).manual_seed(5), problem.new_pool(device, [w]))
         yield name, fn, problem, inp
+
+
+def each_layer_batch(args, device):
+    """(layer, x, workload) for each of a layer script's --batches: the decode layer at that batch,
+    its step's input x (both drawn from one seed, in that order), and the workload at --context."""
+    import torch
+
+    from evaluators.decode_layer import MODEL, DecodeLayer
+    from evaluators.problem import Workload
+
+    gen = torch.Generator(device).manual_seed(3)
+    for b in map(int, args.batches.split(",")):
+        layer = DecodeLayer(MODEL, 128, b, device, gen)
+        x = torch.randn(b, MODEL.hidden, generator=gen, device=device).to(torch.bfloat16)
+        yield layer, x, Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+
+
+def keep_row(rows: list, row: dict) -> None:
+    """A layer script's row kept and printed as it comes (a call cut short keeps its log), with the
+    allocator's cached blocks let go before the next variant's inputs."""
+    import json
+
+    import torch
+
+    rows.append(row)
+    print(json.dumps(row), flush=True)
+    torch.cuda.empty_cache()

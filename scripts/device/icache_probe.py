@@ -21,9 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np
 import torch
 from evaluators.bench import GraphTimer
-from evaluators.decode_layer import MODEL, DecodeLayer
-from evaluators.problem import Workload
-from cuda_entry import built_entries, each_variant_on, layer_script_args, load_module, timed_case
+from cuda_entry import (built_entries, each_layer_batch, each_variant_on, keep_row, layer_script_args, load_module,
+                        timed_case)
 
 EVICTOR_KB = 512
 
@@ -49,12 +48,8 @@ def main():
     sink = torch.zeros(128, device=dev)
     evict = lambda: evictor.launch("evict_icache", (sms, 1, 1), 128, 0, sink.data_ptr(), np.float32(1.0))  # noqa: E731
     evict_us = timer.time(timer.capture(evict)).median_us
-    gen = torch.Generator(dev).manual_seed(3)
     rows = []
-    for b in map(int, args.batches.split(",")):
-        layer = DecodeLayer(MODEL, 128, b, dev, gen)
-        x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
-        w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+    for layer, x, w in each_layer_batch(args, dev):
         for rep in range(args.repeats):
             for name, fn, problem, inp in each_variant_on(w, variants, entries, dev):
                 outputs = problem.poisoned_outputs(w, dev)
@@ -65,9 +60,7 @@ def main():
                 for case, after, after_us in (("own", lambda: None, 0.0), ("+ evictor", evict, evict_us),
                                               ("+ tail", tail, tail_us)):
                     row |= timed_case(timer, problem, fn, inp, outputs, case, after, after_us)
-                rows.append(row)
-                print(json.dumps(row), flush=True)
-                torch.cuda.empty_cache()
+                keep_row(rows, row)
     Path(os.environ.get("OUT", "/tmp"), "icache_probe.json").write_text(json.dumps(rows, indent=1))
 
 

@@ -26,9 +26,7 @@ sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 from evaluators.bench import GraphTimer
-from evaluators.decode_layer import MODEL, DecodeLayer
-from evaluators.problem import Workload
-from cuda_entry import built_entries, each_variant_on, layer_script_args, timed_case
+from cuda_entry import built_entries, each_layer_batch, each_variant_on, keep_row, layer_script_args, timed_case
 
 
 def main():
@@ -37,13 +35,9 @@ def main():
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size, reps=30)
     cache = Path("results/layer_inputs/cubins")
     variants, entries = built_entries(args.variants, cache, dev)
-    gen = torch.Generator(dev).manual_seed(3)
     rows = []
-    for b in map(int, args.batches.split(",")):
-        layer = DecodeLayer(MODEL, 128, b, dev, gen)
-        x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
+    for layer, x, w in each_layer_batch(args, dev):
         q_layer = layer.query(x)
-        w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
 
         def tail(out, layer=layer, x=x):  # the layer's output projections (its step after the attention)
             return layer.project_out(x, out)
@@ -79,9 +73,7 @@ def main():
                     row |= timed_case(timer, problem, fn, case_inp, outputs, case, after, after_us)
                     if case == "q address":
                         q_layer.copy_(saved)
-                rows.append(row)
-                print(json.dumps(row), flush=True)
-                torch.cuda.empty_cache()
+                keep_row(rows, row)
     Path(os.environ.get("OUT", "/tmp"), "layer_inputs.json").write_text(json.dumps(rows, indent=1))
 
 

@@ -17,10 +17,8 @@ sys.path.insert(0, os.getcwd())
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch
 from evaluators.bench import GraphTimer
-from evaluators.decode_layer import MODEL, DecodeLayer
-from evaluators.problem import Workload
 from evaluators.sparse_mla import SparseMlaDecode
-from cuda_entry import build_entry, compiling_variants, layer_script_args
+from cuda_entry import build_entry, compiling_variants, each_layer_batch, layer_script_args
 
 
 def kernel_times(graph, replays: int = 20) -> list[dict]:
@@ -53,12 +51,8 @@ def main():
     timer = GraphTimer(dev, torch.cuda.get_device_properties(dev).L2_cache_size)
     cache = Path("results/layer_trace/cubins")
     variants, sources, ahead = compiling_variants(args.variants, cache)
-    gen = torch.Generator(dev).manual_seed(3)
     report = []
-    for b in map(int, args.batches.split(",")):
-        layer = DecodeLayer(MODEL, 128, b, dev, gen)
-        x = torch.randn(b, MODEL.hidden, generator=gen, device=dev).to(torch.bfloat16)
-        w = Workload(f"b{b}_ctx{args.context // 1024}k", b, 128, 2048, args.context)
+    for layer, x, w in each_layer_batch(args, dev):
         for name, variant in variants.items():
             ahead.result(sources[name])
             fn = build_entry(sources[name], cache, dev)
