@@ -60,7 +60,7 @@ class LaunchContract:
     split_kernels: tuple = ()
 
     def split_kernel_for(self, splits: int) -> str:
-        return dict(self.split_kernels).get(splits, self.split_kernel)
+        return next((name for count, name in self.split_kernels if count == splits), self.split_kernel)
 
 
 def combine_threads(contract: LaunchContract, splits: int) -> int:
