@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sixty-third session, prepared for an H200 (the card the bars are set on): the small-batch bars on
-# the template with an entry a split count (8d237049c778bcce). The fifty-sixth session's call 8
+# the template with an entry a split count (e8234ba37d714862). The fifty-sixth session's call 8
 # (bars on e1e588ce2699e644) with the same three genomes, and the FP8-656 B=64-128 winner of its
 # headline run (4729beae8b02cbf3, siblings: at B=128 its entry without a count, whose code shrank
 # from 251 to 55 KB), each twice, 16 calls in a graph (and one call a graph), B=1-8, 64 and 128.

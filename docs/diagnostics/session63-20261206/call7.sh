@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sixty-third session, prepared for an H200 (after call6.sh): the headline command on the template
-# with an entry a split count (8d237049c778bcce), `python -m engine evolve templates/sparse_mla.cu.j2
+# with an entry a split count (e8234ba37d714862), `python -m engine evolve templates/sparse_mla.cu.j2
 # --budget 200` on the whole CUDA space, seed 63, then `engine compact` and `engine show`, the run
 # folder brought back as an archive (scripts/device/headline_call.sh). The table and the
 # B=64-128 bars on the new text, beside the PyTorch path of the same run. On an H100 it prints the
