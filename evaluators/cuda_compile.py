@@ -8,6 +8,8 @@ pool (``CompileAhead``) compiles several genomes in parallel while the GPU is bu
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import hashlib
 import os
@@ -18,6 +20,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterator
 
 from evaluators.cubin_elf import kernel_code_bytes
 
@@ -123,13 +126,56 @@ def build_key(source: str, flags: tuple[str, ...], arch: str = ARCH) -> str:
 
 def compile_cuda(source: str, cache_dir: Path, flags: tuple[str, ...] = DEFAULT_FLAGS,
                  timeout_s: float = 300.0) -> CudaBuild:
+    """The cubin of ``source``, from the cache or built there. One build of a key runs at a time,
+    across processes: the GPU worker that reaches a genome a compile-ahead worker is still building
+    waits for that build rather than starting a second one beside it (a siblings genome takes
+    15-25 s on the device's busy cores; the sixty-fourth session's search built many twice). A
+    build that nvcc refuses is cached too (the same key always fails); one that timed out is not."""
     key = build_key(source, flags)
     folder = cache_dir / key
-    cubin, log_path = folder / "kernel.cubin", folder / "ptxas.log"
+    if (found := _cached(key, folder)) is not None:
+        return found
+    folder.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    with _one_build_at_a_time(folder, timeout_s):
+        if (found := _cached(key, folder)) is not None:
+            return replace(found, seconds=time.perf_counter() - t0)  # the wait for the other build
+        return _build(source, key, folder, flags, timeout_s)
+
+
+def _cached(key: str, folder: Path) -> CudaBuild | None:
+    cubin, log_path, refused = folder / "kernel.cubin", folder / "ptxas.log", folder / "nvcc-error.log"
     if cubin.is_file() and log_path.is_file():
         log = log_path.read_text()
         return CudaBuild(True, key, str(cubin), 0.0, True, log, with_code_bytes(parse_ptxas(log), cubin))
-    folder.mkdir(parents=True, exist_ok=True)
+    if refused.is_file():
+        return CudaBuild(False, key, None, 0.0, True, refused.read_text())
+    return None
+
+
+@contextlib.contextmanager
+def _one_build_at_a_time(folder: Path, timeout_s: float) -> Iterator[None]:
+    """An exclusive lock on the key's folder, held while building. The system drops it when its
+    holder dies (a compile-ahead worker killed mid-build), and a holder's build ends within
+    ``timeout_s`` (nvcc's own limit), so a waiter that still finds it held after that long builds
+    without it."""
+    fd = os.open(folder / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout_s + 5.0
+        held = False
+        while not held and time.monotonic() < deadline:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held = True
+            except BlockingIOError:
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _build(source: str, key: str, folder: Path, flags: tuple[str, ...], timeout_s: float) -> CudaBuild:
+    cubin, log_path = folder / "kernel.cubin", folder / "ptxas.log"
     src = folder / "kernel.cu"
     src.write_text(source)
     tmp = folder / f"kernel.{os.getpid()}.cubin"
@@ -143,10 +189,19 @@ def compile_cuda(source: str, cache_dir: Path, flags: tuple[str, ...] = DEFAULT_
     seconds = time.perf_counter() - t0
     log = (done.stdout + done.stderr).strip()
     if done.returncode != 0:
+        if done.returncode > 0 and "error" in log:  # the source's fault, not a signal's (a killed build)
+            _write_whole(folder / "nvcc-error.log", log)
         return CudaBuild(False, key, None, seconds, False, log)
     log_path.write_text(log)
     tmp.replace(cubin)  # the cache never holds half a cubin
     return CudaBuild(True, key, str(cubin), seconds, False, log, with_code_bytes(parse_ptxas(log), cubin))
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """``text`` into ``path`` so that a reader finds all of it or no file."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}")
+    tmp.write_text(text)
+    tmp.replace(path)
 
 
 _FUNCTION = re.compile(r"Function properties for (\S+)\s*\n\s*(\d+) bytes stack frame, (\d+) bytes spill stores, "

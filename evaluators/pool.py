@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import queue
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from typing import Any, Sequence
 
 from evaluators.runner import WorkerRunner
@@ -23,7 +23,7 @@ class CompileAhead:
 
     def __init__(self, runners: Sequence[WorkerRunner]):
         self.runners = list(runners)
-        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[dict[str, Any], Future] | None] = queue.Queue()
         self._threads = ThreadPoolExecutor(max_workers=max(1, len(self.runners)), thread_name_prefix="kg-compile")
         self._loops = []
 
@@ -31,10 +31,18 @@ class CompileAhead:
         list(self._threads.map(lambda r: r.start(), self.runners))
         self._loops = [self._threads.submit(self._serve, r) for r in self.runners]
 
-    def submit(self, requests: Sequence[dict[str, Any]]) -> None:
+    def submit(self, requests: Sequence[dict[str, Any]]) -> list[Future | None]:
+        """Queue each request with a source to be built; per request, a future done once its
+        build has ended (built or failed: the real evaluation meets a failure again), or None."""
+        built: list[Future | None] = []
         for request in requests:
-            if request.get("source") is not None:
-                self._queue.put({**request, "compile_only": True})
+            if request.get("source") is None:
+                built.append(None)
+                continue
+            done: Future = Future()
+            self._queue.put(({**request, "compile_only": True}, done))
+            built.append(done)
+        return built
 
     def wait_idle(self) -> None:
         """Return once every submitted request has been compiled (or has failed to)."""
@@ -43,9 +51,10 @@ class CompileAhead:
     def stop(self) -> None:
         while True:  # what was not compiled yet is no longer needed
             try:
-                self._queue.get_nowait()
+                _, done = self._queue.get_nowait()
             except queue.Empty:
                 break
+            done.set_result(None)  # nobody waits on it for ever
             self._queue.task_done()
         for _ in self._loops:
             self._queue.put(None)
@@ -54,12 +63,14 @@ class CompileAhead:
         self._threads.shutdown(wait=True)
 
     def _serve(self, runner: WorkerRunner) -> None:
-        while (request := self._queue.get()) is not None:
+        while (item := self._queue.get()) is not None:
+            request, done = item
             try:
                 runner.evaluate(request)
             except Exception:  # noqa: BLE001 - best effort; the timed evaluation reports
                 pass
             finally:
+                done.set_result(None)
                 self._queue.task_done()
 
 
@@ -71,6 +82,7 @@ class RunnerPool:
         self.compile_ahead: CompileAhead | None = None
         self.lookahead = lookahead
         self.envs: list[dict[str, str]] = []  # each worker's environment, once started
+        self.dispatch_order: list[int] = []  # the last batch's requests, by position, in the order sent to GPU workers
         self._idle: queue.SimpleQueue[WorkerRunner] = queue.SimpleQueue()
         for r in self.runners:
             self._idle.put(r)
@@ -106,10 +118,20 @@ class RunnerPool:
     def evaluate_many(self, requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         """Outcomes in the order of ``requests``; each request goes to whichever worker is free.
         An exception of one (a GPU found unhealthy) is raised after the others have finished."""
-        if self.compile_ahead is not None and len(requests) > len(self.runners):
-            # the first requests go straight to idle workers; compiling them ahead gains nothing
-            self.compile_ahead.submit(requests[len(self.runners):])
-        futures = [self._threads.submit(self._on_idle_runner, req) for req in requests]
+        if self.compile_ahead is None or len(requests) <= len(self.runners):
+            self.dispatch_order = list(range(len(requests)))
+        else:
+            # Every request is built ahead, and each goes to a GPU worker once built, the soonest
+            # built first: a slow build (a siblings genome's 15-25 s) no longer holds the GPU while
+            # the batch's quicker ones wait behind it in the queue. A GPU worker that still meets
+            # a build under way waits for it (evaluators/cuda_compile.py), it does not build twice.
+            built = self.compile_ahead.submit(requests)
+            index = {done: i for i, done in enumerate(built) if done is not None}
+            self.dispatch_order = [i for i, done in enumerate(built) if done is None]
+            self.dispatch_order += [index[done] for done in as_completed(index)]
+        futures: list[Future | None] = [None] * len(requests)
+        for i in self.dispatch_order:
+            futures[i] = self._threads.submit(self._on_idle_runner, requests[i])
         wait(futures)
         return [f.result() for f in futures]
 

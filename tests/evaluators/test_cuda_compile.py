@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from engine.template import load_template
-from evaluators.cuda_compile import (CompileAhead, build_key, compile_cuda, compiler_notes, cuobjdump_path,
-                                     parse_ptxas, unsupported_gpu)
+from evaluators.cuda_compile import (DEFAULT_FLAGS, CompileAhead, build_key, compile_cuda, compiler_notes,
+                                     cuobjdump_path, parse_ptxas, unsupported_gpu)
 from tests.marks import NEEDS_NVCC
 
 pytestmark = NEEDS_NVCC
@@ -224,3 +224,59 @@ def test_the_progress_line_names_ptxas_advisories_of_a_real_build_by_code(tmp_pa
     clean = compile_cuda(render(), tmp_path)
     assert advisories_text({"compiler_notes": list(clean.notes())}) == ""
     assert advisories_text({"compiler_notes": None}) == ""  # a Triton genome: not built by nvcc
+
+
+BUILD_ONE = """
+import json, sys
+from pathlib import Path
+from evaluators.cuda_compile import compile_cuda
+b = compile_cuda(sys.stdin.read(), Path(sys.argv[1]))
+print(json.dumps({"ok": b.ok, "cache_hit": b.cache_hit, "seconds": b.seconds}))
+"""
+
+
+def test_two_processes_building_one_source_run_nvcc_once_and_the_second_waits_for_it(tmp_path):
+    # the GPU worker meeting a genome that a compile-ahead worker is still building
+    source = render(UNROLL=16, THREADS=256)
+    procs = [subprocess.Popen([sys.executable, "-c", BUILD_ONE, str(tmp_path)], cwd=REPO, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+             for _ in range(2)]
+    for p in procs:
+        p.stdin.write(source)
+        p.stdin.close()
+    outs = [json.loads(p.stdout.read()) for p in procs]
+    assert [p.wait() for p in procs] == [0, 0]
+    built, waited = sorted(outs, key=lambda o: o["cache_hit"])
+    assert built["ok"] and waited["ok"]
+    assert not built["cache_hit"] and waited["cache_hit"]  # one nvcc run, not two
+    assert waited["seconds"] > 0.1  # it found the build under way and waited for it, not a later hit
+    assert len(list(tmp_path.rglob("kernel.cubin"))) == 1
+
+
+def test_a_refused_build_is_cached_and_a_timed_out_one_is_not(tmp_path):
+    broken = render(BREAK=True)
+    first, again = compile_cuda(broken, tmp_path), compile_cuda(broken, tmp_path)
+    assert not first.ok and not first.cache_hit
+    assert not again.ok and again.cache_hit and again.log == first.log and again.cubin is None
+    source = render(UNROLL=2)
+    late = compile_cuda(source, tmp_path, timeout_s=0.01)
+    assert not late.ok and "timed out" in late.log
+    built = compile_cuda(source, tmp_path)
+    assert built.ok and not built.cache_hit  # the time-out was not kept as the source's fault
+
+
+def test_a_build_lock_left_by_a_killed_holder_does_not_stop_the_next_build(tmp_path):
+    source = render(UNROLL=4)
+    folder = tmp_path / build_key(source, DEFAULT_FLAGS)
+    folder.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time\n"
+                               "f = open(sys.argv[1], 'w'); fcntl.flock(f, fcntl.LOCK_EX); print('held', flush=True)\n"
+                               "time.sleep(600)", str(folder / ".lock")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        holder.kill()
+        holder.wait()
+        build = compile_cuda(source, tmp_path, timeout_s=60)
+    finally:
+        holder.kill()
+    assert build.ok and not build.cache_hit and build.seconds < 60

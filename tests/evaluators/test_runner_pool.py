@@ -58,7 +58,7 @@ def test_a_pool_needs_a_runner():
         RunnerPool([])
 
 
-def test_compile_ahead_takes_the_requests_beyond_the_first_worker_and_the_batch_widens(tmp_path, faulty_request):
+def test_compile_ahead_builds_every_request_of_a_batch_and_the_batch_widens(tmp_path, faulty_request):
     from evaluators.pool import CompileAhead
 
     # Under the interpreter a compile-only request only loads the module; the queueing and the
@@ -77,7 +77,7 @@ def test_compile_ahead_takes_the_requests_beyond_the_first_worker_and_the_batch_
         ahead.wait_idle()
     finally:
         pool.stop()  # also drains and stops the compile-ahead workers
-    assert sum(r.served for r in ahead.runners) == 3  # all but the first request
+    assert sum(r.served for r in ahead.runners) == 4  # each request built ahead, the first one too
     assert all(r.proc is None for r in ahead.runners)
 
 
@@ -86,3 +86,24 @@ def test_a_compile_only_worker_refuses_to_start_without_a_gpu(tmp_path):
     with pytest.raises(RuntimeError, match="did not start"):
         r.start()
     assert "needs a CUDA GPU" in (tmp_path / "w.log").read_text()
+
+
+def test_a_batch_goes_to_the_gpu_worker_in_the_order_its_builds_end(tmp_path, faulty_request):
+    from evaluators.pool import CompileAhead
+
+    # The first request takes seconds longer to build (here: to load) than the others: the GPU
+    # worker evaluates those first instead of waiting for it.
+    slow = faulty_request("none", seed=5)
+    slow["source"] = "_SLOW_TO_LOAD = sum(i * i for i in range(40_000_000))\n" + slow["source"]
+    requests = [slow, faulty_request("none"), faulty_request("skip_rope")]
+    ahead = CompileAhead([WorkerRunner(tmp_path / "c", tmp_path / f"c{i}.log", device="cpu", timeout_s=60)
+                          for i in range(3)])
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=60)], lookahead=3)
+    try:
+        pool.start()
+        pool.attach(ahead)
+        outcomes = pool.evaluate_many(requests)
+    finally:
+        pool.stop()
+    assert [o["status"] for o in outcomes] == ["ok", "ok", "incorrect"]  # still in the order asked
+    assert pool.dispatch_order[-1] == 0 and sorted(pool.dispatch_order) == [0, 1, 2]
