@@ -96,15 +96,41 @@ class EvolveLoop:
         if defaults and self.state.attempts < self.budget:
             self.attempt_batch(defaults[:self.budget - self.state.attempts])
         width = getattr(self.runner, "width", 1)  # requests worth sending at once (GPUs)
+        # A strategy that may be asked again before it is told gives the next batch now, and its
+        # builds start while this batch is timed: the GPU no longer waits for a batch's slowest
+        # build after the last batch's timings (H100: 20-35 s a batch of 8, 6-8 of them timing).
+        ask_ahead = getattr(self.strategy, "asks_ahead", False) and getattr(self.runner, "builds_ahead", False)
         idle_rounds = 0
+        ahead: list[Proposal] | None = None
         while self.state.attempts < self.budget:
-            asked = self.strategy.ask(min(width, self.budget - self.state.attempts))
+            asked = ahead if ahead is not None else self.strategy.ask(min(width, self.budget - self.state.attempts))
+            ahead = None
+            if ask_ahead:
+                self._prebuild(asked)  # the first batch (later ones were built ahead: nothing new)
+                left = self.budget - self.state.attempts - len(asked)
+                if left > 0:
+                    ahead = self.strategy.ask(min(width, left))
+                    self._prebuild(ahead)
             fresh = sum(record is not None for record in self.attempt_batch(asked))
             idle_rounds = 0 if fresh else idle_rounds + 1
             if idle_rounds >= self.MAX_DUPLICATE_ROUNDS:
                 self._say(f"stopping: {idle_rounds} proposals in a row were already evaluated")
                 break
         return self.state
+
+    def _prebuild(self, proposals: list[Proposal]) -> None:
+        """Start the builds of ``proposals`` not evaluated yet; one that cannot be rendered is
+        left to ``attempt_batch``, which records why."""
+        requests = []
+        for proposal in proposals:
+            try:
+                genome = self._genome(proposal.params, proposal.code)
+                if genome.genome_id not in self.state.records:
+                    requests.append(self._request(self.template.render(genome.params, genome.code),
+                                                  params=genome.params))
+            except (InvalidGenome, RenderError):
+                continue
+        self.runner.prebuild(requests)
 
     def attempt(self, proposal: Proposal) -> dict[str, Any] | None:
         """Evaluate and record one proposal; None (nothing spent) if it was evaluated before."""

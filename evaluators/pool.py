@@ -7,6 +7,8 @@ parent threads only wait on pipes; the work happens in the worker processes.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import queue
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
@@ -26,6 +28,7 @@ class CompileAhead:
         self._queue: queue.Queue[tuple[dict[str, Any], Future] | None] = queue.Queue()
         self._threads = ThreadPoolExecutor(max_workers=max(1, len(self.runners)), thread_name_prefix="kg-compile")
         self._loops = []
+        self._submitted: dict[str, Future] = {}  # build identity -> its build's future
 
     def start(self) -> None:
         list(self._threads.map(lambda r: r.start(), self.runners))
@@ -33,14 +36,19 @@ class CompileAhead:
 
     def submit(self, requests: Sequence[dict[str, Any]]) -> list[Future | None]:
         """Queue each request with a source to be built; per request, a future done once its
-        build has ended (built or failed: the real evaluation meets a failure again), or None."""
+        build has ended (built or failed: the real evaluation meets a failure again), or None.
+        A request submitted before (a batch built while the one before it was timed) is not
+        queued again: its first future stands, so that it never waits behind later builds."""
         built: list[Future | None] = []
         for request in requests:
             if request.get("source") is None:
                 built.append(None)
                 continue
-            done: Future = Future()
-            self._queue.put(({**request, "compile_only": True}, done))
+            key = _build_identity(request)
+            done = self._submitted.get(key)
+            if done is None:
+                done = self._submitted[key] = Future()
+                self._queue.put(({**request, "compile_only": True}, done))
             built.append(done)
         return built
 
@@ -74,6 +82,12 @@ class CompileAhead:
                 self._queue.task_done()
 
 
+def _build_identity(request: dict[str, Any]) -> str:
+    """What a compile-only evaluation of ``request`` builds depends on: all of it but its seed."""
+    kept = {k: v for k, v in request.items() if k != "seed"}
+    return hashlib.sha256(json.dumps(kept, sort_keys=True, default=str).encode()).hexdigest()
+
+
 class RunnerPool:
     def __init__(self, runners: Sequence[WorkerRunner], lookahead: int = 8):
         if not runners:
@@ -105,6 +119,17 @@ class RunnerPool:
         compile_ahead.start()
         self.compile_ahead = compile_ahead
 
+    @property
+    def builds_ahead(self) -> bool:
+        """Whether ``prebuild`` starts builds (compile-ahead workers are attached)."""
+        return self.compile_ahead is not None
+
+    def prebuild(self, requests: Sequence[dict[str, Any]]) -> None:
+        """Start building ``requests`` now, before they are evaluated (the next batch, while this
+        one is timed); ``evaluate_many`` later finds their builds under way or done."""
+        if self.compile_ahead is not None:
+            self.compile_ahead.submit(requests)
+
     def stop(self) -> None:
         if self.compile_ahead is not None:
             self.compile_ahead.stop()
@@ -126,9 +151,12 @@ class RunnerPool:
             # the batch's quicker ones wait behind it in the queue. A GPU worker that still meets
             # a build under way waits for it (evaluators/cuda_compile.py), it does not build twice.
             built = self.compile_ahead.submit(requests)
-            index = {done: i for i, done in enumerate(built) if done is not None}
+            waiting: dict[Future, list[int]] = {}  # one build may serve several requests (seeds)
+            for i, done in enumerate(built):
+                if done is not None:
+                    waiting.setdefault(done, []).append(i)
             self.dispatch_order = [i for i, done in enumerate(built) if done is None]
-            self.dispatch_order += [index[done] for done in as_completed(index)]
+            self.dispatch_order += [i for done in as_completed(waiting) for i in waiting[done]]
         futures: list[Future | None] = [None] * len(requests)
         for i in self.dispatch_order:
             futures[i] = self._threads.submit(self._on_idle_runner, requests[i])

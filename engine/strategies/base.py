@@ -5,6 +5,11 @@ not seen, then calls ``tell`` with one ``Told`` per proposal (a proposal already
 told its earlier result). On ``--resume`` every earlier record is told first, in attempt
 order, before the first ``ask``; a strategy must accept results of genomes it did not propose.
 ``objective`` is lower-is-better and ``None`` for a failed evaluation.
+
+A strategy with ``asks_ahead = True`` may be asked for its next batch before the batch before it
+is told (the loop then builds the next batch's kernels while this one is timed); one without it
+(a generation of the genetic algorithm needs the last one's results, the LLM reads them) is
+always told before it is asked again.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from engine.strategies.base import Proposal, Told
 
 class ExhaustiveSweep:
     name = "exhaustive"
+    asks_ahead = True  # its order is fixed at the start
 
     def __init__(self, space: Space, seed: int):
         self._order = list(space.valid_points())

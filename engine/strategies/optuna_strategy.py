@@ -39,6 +39,11 @@ _NOT_YET = object()  # the keyed listing of the space, before its first repair
 
 
 class OptunaStrategy:
+    # Asked before its last trials are told, the sampler draws beside them as pending trials (a
+    # draw of a pending genome is drawn again): the next batch is drawn without the last one's
+    # results, as if the two were one batch twice as wide.
+    asks_ahead = True
+
     def __init__(self, space: Space, seed: int, sampler: str = "tpe", directions: int = 1, **options):
         if sampler not in OPTUNA_STRATEGIES:
             raise ValueError(f"unknown optuna sampler {sampler!r}; choose from {OPTUNA_STRATEGIES}")

@@ -11,6 +11,7 @@ from engine.strategies.base import Proposal, Told
 
 class RandomSearch:
     name = "random"
+    asks_ahead = True  # its draws never depend on results
 
     def __init__(self, space: Space, seed: int):
         self.space = space

@@ -144,3 +144,44 @@ def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(
     genomes = [(r["genome_id"], r["status"]) for r in both if r["kind"] == "genome"]
     assert len(genomes) == 4 and all(status == "ok" for _, status in genomes)
     assert genomes == [(r["genome_id"], r["status"]) for r in alone if r["kind"] == "genome"]
+
+
+def test_a_strategy_that_asks_ahead_gets_its_next_batch_built_while_this_one_is_timed(tmp_path):
+    from engine.strategies.random_search import RandomSearch
+    from evaluators.pool import CompileAhead, RunnerPool
+
+    template = load_template(SMALL)
+    space = template.load_space()
+    calls: list[str] = []
+
+    class Recorded(RandomSearch):
+        def ask(self, n):
+            calls.append(f"ask {n}")
+            return super().ask(n)
+
+        def tell(self, results):
+            calls.append(f"tell {len(results)}")
+
+    # Under the interpreter a compile-ahead worker evaluates in full; its count of requests is
+    # what is read here (each genome built ahead once, none queued again when its batch is timed).
+    ahead = CompileAhead([WorkerRunner(tmp_path / "c", tmp_path / f"c{i}.log", device="cpu", timeout_s=120)
+                          for i in range(2)])
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)], lookahead=2)
+    run_dir = tmp_path / "run"
+    config = open_run(run_dir, template, "random", 7, False)
+    try:
+        pool.start()
+        pool.attach(ahead)
+        loop = EvolveLoop(template, space, Recorded(space, 7), pool, ResultsWriter(run_dir, config.run_id), 5,
+                          cpu_rows=True)
+        loop.run()
+        ahead.wait_idle()
+        built = sum(r.served for r in ahead.runners)
+    finally:
+        pool.stop()
+    genomes = [r for r in read_records(run_dir) if r["kind"] == "genome"]
+    assert len(genomes) == 5 and all(r["status"] == "ok" for r in genomes)
+    # the default alone, then each batch asked before the one before it is told
+    assert calls[:4] == ["tell 1", "ask 2", "ask 2", "tell 1"], calls
+    fresh = {r["genome_id"] for r in genomes if r["operator"] != "default"}
+    assert len(fresh) == 4 and built == 4  # each built ahead once, none queued again with its batch

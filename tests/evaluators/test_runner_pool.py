@@ -77,7 +77,8 @@ def test_compile_ahead_builds_every_request_of_a_batch_and_the_batch_widens(tmp_
         ahead.wait_idle()
     finally:
         pool.stop()  # also drains and stops the compile-ahead workers
-    assert sum(r.served for r in ahead.runners) == 4  # each request built ahead, the first one too
+    # each request built ahead, the first one too; the two that differ only in their seed, once
+    assert sum(r.served for r in ahead.runners) == 3
     assert all(r.proc is None for r in ahead.runners)
 
 
