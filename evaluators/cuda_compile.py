@@ -189,12 +189,17 @@ def _build(source: str, key: str, folder: Path, flags: tuple[str, ...], timeout_
     seconds = time.perf_counter() - t0
     log = (done.stdout + done.stderr).strip()
     if done.returncode != 0:
-        if done.returncode > 0 and "error" in log:  # the source's fault, not a signal's (a killed build)
+        if _SOURCE_FAULT.search(log):  # the source's fault, the same on every build (not a full disk, a signal)
             _write_whole(folder / "nvcc-error.log", log)
         return CudaBuild(False, key, None, seconds, False, log)
     log_path.write_text(log)
     tmp.replace(cubin)  # the cache never holds half a cubin
     return CudaBuild(True, key, str(cubin), seconds, False, log, with_code_bytes(parse_ptxas(log), cubin))
+
+
+# a diagnostic against the rendered source (front end) or its PTX (ptxas): what the same source
+# meets on every build, unlike nvcc's own fatal errors (a missing file, an unwritable folder)
+_SOURCE_FAULT = re.compile(r"kernel\.cu\(\d+\): (?:catastrophic )?error|^ptxas (?:error|fatal)", re.M)
 
 
 def _write_whole(path: Path, text: str) -> None:

@@ -253,12 +253,15 @@ def test_two_processes_building_one_source_run_nvcc_once_and_the_second_waits_fo
     assert len(list(tmp_path.rglob("kernel.cubin"))) == 1
 
 
-def test_a_refused_build_is_cached_and_a_timed_out_one_is_not(tmp_path):
+def test_a_refused_build_is_cached_and_a_timed_out_one_or_nvccs_own_failure_is_not(tmp_path):
     broken = render(BREAK=True)
     first, again = compile_cuda(broken, tmp_path), compile_cuda(broken, tmp_path)
     assert not first.ok and not first.cache_hit
     assert not again.ok and again.cache_hit and again.log == first.log and again.cubin is None
     source = render(UNROLL=2)
+    for _ in range(2):  # nvcc's own fatal error (here a flag it does not know) is no fault of the source's
+        unknown = compile_cuda(source, tmp_path, flags=("-O3", "--no-such-nvcc-flag"))
+        assert not unknown.ok and not unknown.cache_hit and "no-such-nvcc-flag" in unknown.log
     late = compile_cuda(source, tmp_path, timeout_s=0.01)
     assert not late.ok and "timed out" in late.log
     built = compile_cuda(source, tmp_path)
