@@ -8,7 +8,8 @@
 #   bash scripts/device/headline_call.sh N SEED [--resume]
 # writes $OUT/callN-machine.txt, $OUT/callN-evolve.log, -compact.log, -show.log and
 # $OUT/evolve-sSEED.tgz (the run folder results/evolve-sSEED). The guard stops a search that one
-# call cannot finish (an H100 takes about 3.6 s a genome, 149 of 200 in the fifty-fifth session);
+# call cannot finish (an H100 took about 5 s a genome of the template with an entry a split count,
+# 105 of 200; about 2 s with the sixty-fourth session's build lock, build order and asks ahead);
 # the next call goes on with --resume, carrying results/evolve-sSEED unpacked from that archive
 # (its Optuna journal with it, so that TPE takes up its study where it stopped).
 set -u
