@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--compile-workers", type=int, metavar="N",
                     help="processes that compile upcoming genomes while others are timed (GPU only; "
                          "default: up to 8, leaving 2 cores per GPU worker; 0 turns it off)")
+    ev.add_argument("--ask-ahead", action=argparse.BooleanOptionalAction, default=True,
+                    help="with compile-ahead workers, ask a strategy that allows it (random, exhaustive, "
+                         "Optuna's) for the next batch before this one is told, and build it while this one "
+                         "is timed (default: on; --no-ask-ahead tells every batch before asking the next)")
 
     one = sub.add_parser("eval", help="evaluate one genome (the space's default if none) and print its record")
     one.add_argument("template", type=Path)
@@ -390,7 +394,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
                     if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
                           args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives,
-                          e2e=config.e2e)
+                          e2e=config.e2e, ask_ahead=args.ask_ahead)
         loop.restore(records)
         loop.run()
         if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time

@@ -54,10 +54,11 @@ class EvolveLoop:
                  writer: ResultsWriter, budget: int, cpu_rows: bool,
                  progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic,
                  integrity: HarnessIntegrity | None = None, injector: FaultInjector | None = None,
-                 objectives: tuple[str, ...] = ("score",), e2e: bool = False):
+                 objectives: tuple[str, ...] = ("score",), e2e: bool = False, ask_ahead: bool = True):
         self.template, self.space, self.strategy = template, space, strategy
         self.objectives = objectives
         self.e2e = e2e  # each genome (and the reference path) also inside the decode layer
+        self.ask_ahead = ask_ahead  # where the strategy and the runner allow it (run)
         self.integrity = integrity
         self.injector = injector
         self.runner, self.writer, self.budget = runner, writer, budget
@@ -99,7 +100,8 @@ class EvolveLoop:
         # A strategy that may be asked again before it is told gives the next batch now, and its
         # builds start while this batch is timed: the GPU no longer waits for a batch's slowest
         # build after the last batch's timings (H100: 20-35 s a batch of 8, 6-8 of them timing).
-        ask_ahead = getattr(self.strategy, "asks_ahead", False) and getattr(self.runner, "builds_ahead", False)
+        ask_ahead = (self.ask_ahead and getattr(self.strategy, "asks_ahead", False)
+                     and getattr(self.runner, "builds_ahead", False))
         idle_rounds = 0
         ahead: list[Proposal] | None = None
         while self.state.attempts < self.budget:

@@ -146,7 +146,8 @@ def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(
     assert genomes == [(r["genome_id"], r["status"]) for r in alone if r["kind"] == "genome"]
 
 
-def test_a_strategy_that_asks_ahead_gets_its_next_batch_built_while_this_one_is_timed(tmp_path):
+@pytest.mark.parametrize("ask_ahead", [True, False])
+def test_a_strategy_that_asks_ahead_gets_its_next_batch_built_while_this_one_is_timed(tmp_path, ask_ahead):
     from engine.strategies.random_search import RandomSearch
     from evaluators.pool import CompileAhead, RunnerPool
 
@@ -173,7 +174,7 @@ def test_a_strategy_that_asks_ahead_gets_its_next_batch_built_while_this_one_is_
         pool.start()
         pool.attach(ahead)
         loop = EvolveLoop(template, space, Recorded(space, 7), pool, ResultsWriter(run_dir, config.run_id), 5,
-                          cpu_rows=True)
+                          cpu_rows=True, ask_ahead=ask_ahead)
         loop.run()
         ahead.wait_idle()
         built = sum(r.served for r in ahead.runners)
@@ -181,7 +182,10 @@ def test_a_strategy_that_asks_ahead_gets_its_next_batch_built_while_this_one_is_
         pool.stop()
     genomes = [r for r in read_records(run_dir) if r["kind"] == "genome"]
     assert len(genomes) == 5 and all(r["status"] == "ok" for r in genomes)
-    # the default alone, then each batch asked before the one before it is told
-    assert calls[:4] == ["tell 1", "ask 2", "ask 2", "tell 1"], calls
     fresh = {r["genome_id"] for r in genomes if r["operator"] != "default"}
-    assert len(fresh) == 4 and built == 4  # each built ahead once, none queued again with its batch
+    if ask_ahead:  # the default alone, then each batch asked before the one before it is told
+        assert calls[:4] == ["tell 1", "ask 2", "ask 2", "tell 1"], calls
+        assert len(fresh) == 4 and built == 4  # each built ahead once, none queued again with its batch
+    else:  # --no-ask-ahead: every batch told before the next is asked
+        assert all(not (a.startswith("ask") and b.startswith("ask")) for a, b in zip(calls, calls[1:])), calls
+        assert len(fresh) == 4
