@@ -105,10 +105,13 @@ class EvolveLoop:
         idle_rounds = 0
         ahead: list[Proposal] | None = None
         while self.state.attempts < self.budget:
-            asked = ahead if ahead is not None else self.strategy.ask(min(width, self.budget - self.state.attempts))
-            ahead = None
+            if ahead is None:
+                asked = self.strategy.ask(min(width, self.budget - self.state.attempts))
+                if ask_ahead:
+                    self._prebuild(asked)
+            else:  # asked while the batch before was timed, and its builds started then
+                asked, ahead = ahead, None
             if ask_ahead:
-                self._prebuild(asked)  # the first batch (later ones were built ahead: nothing new)
                 left = self.budget - self.state.attempts - len(asked)
                 if left > 0:
                     ahead = self.strategy.ask(min(width, left))

@@ -130,7 +130,8 @@ def compile_cuda(source: str, cache_dir: Path, flags: tuple[str, ...] = DEFAULT_
     across processes: the GPU worker that reaches a genome a compile-ahead worker is still building
     waits for that build rather than starting a second one beside it (a siblings genome takes
     15-25 s on the device's busy cores; the sixty-fourth session's search built many twice). A
-    build that nvcc refuses is cached too (the same key always fails); one that timed out is not."""
+    build refused for a fault of the source (a front-end or ptxas error) is cached too: the same key
+    always fails; one that timed out, was killed, or met nvcc's own fatal error is not."""
     key = build_key(source, flags)
     folder = cache_dir / key
     if (found := _cached(key, folder)) is not None:

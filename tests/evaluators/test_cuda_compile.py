@@ -230,6 +230,7 @@ BUILD_ONE = """
 import json, sys
 from pathlib import Path
 from evaluators.cuda_compile import compile_cuda
+print("ready", flush=True)
 b = compile_cuda(sys.stdin.read(), Path(sys.argv[1]))
 print(json.dumps({"ok": b.ok, "cache_hit": b.cache_hit, "seconds": b.seconds}))
 """
@@ -241,6 +242,8 @@ def test_two_processes_building_one_source_run_nvcc_once_and_the_second_waits_fo
     procs = [subprocess.Popen([sys.executable, "-c", BUILD_ONE, str(tmp_path)], cwd=REPO, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
              for _ in range(2)]
+    # both past their imports before either gets the source: they reach compile_cuda together
+    assert [p.stdout.readline().strip() for p in procs] == ["ready", "ready"]
     for p in procs:
         p.stdin.write(source)
         p.stdin.close()
