@@ -10,11 +10,4 @@ if grep -q H200 "$OUT/call5-machine.txt"; then
   bash docs/diagnostics/session63-20261206/call6.sh > "$OUT/call6.log" 2>&1
   tail -40 "$OUT/call6.log"
 fi
-run=evolve-s64-ahead
-t0=$(date +%s)
-timeout -s TERM 240 python3 -m engine evolve templates/sparse_mla.cu.j2 --budget 200 --seed 64 --timeout-s 120 \
-  --out "results/$run" > "$OUT/call5-evolve.log" 2>&1
-echo "evolve rc $? $(( $(date +%s) - t0 )) s" >> "$OUT/call5-machine.txt"
-python3 -m engine show "results/$run" > "$OUT/call5-show.log" 2>&1
-tar --exclude=cubins --exclude='kernels*' --exclude=.lock -czf "$OUT/$run.tgz" -C results "$run"
-cat "$OUT/call5-machine.txt"; tail -3 "$OUT/call5-evolve.log"; grep -c "\] ok" "$OUT/call5-evolve.log"
+bash scripts/device/pace_call.sh 5 64 240 evolve-s64-ahead
