@@ -60,7 +60,8 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
             params = json.loads(r["params_json"])
             code = json.loads(r["code_json"]) if r.get("code_json") else None
             # as the run evaluated it: inside the decode layer too where the run was made with --e2e
-            result = runner.evaluate(template.request(template.render(params, code), params, e2e=config.e2e))
+            source = template.render(params, code, target=getattr(runner, "build_target", None))  # as the run built it
+            result = runner.evaluate(template.request(source, params, e2e=config.e2e))
         finally:
             runner.stop()
         problems = []

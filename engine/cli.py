@@ -24,7 +24,7 @@ from engine.llm.brief import build_brief
 from engine.llm.client import ChatClient, Endpoint, LlmError
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
-from engine.run_folder import default_run_dir, open_run, set_e2e
+from engine.run_folder import default_run_dir, open_run, set_build_target, set_e2e
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -34,6 +34,7 @@ from engine.strategies import OPTUNA_STRATEGIES, STRATEGIES, make_strategy
 from engine.strategies.base import Proposal, StorageError
 from engine.strategies.llm import LlmStrategy
 from engine.template import RenderError, Template, load_template
+from evaluators.build_target import BuildTarget
 from evaluators.cuda_compile import BUILD_CACHE, compile_cuda, nvcc_version, unsupported_gpu
 from evaluators.rejection import Rejection
 from evaluators.static_cuda import static_check_cuda
@@ -116,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--genome", help="JSON object of gene values, or a .json file; unnamed genes keep defaults")
     _code_arg(co)
     co.add_argument("--cache", type=Path, default=BUILD_CACHE, help="build cache folder (default %(default)s)")
+    co.add_argument("--sm-counts", type=_sm_counts, metavar="LIST",
+                    help="build it as a run on GPUs of these SM counts does, e.g. 132 (H200, H100 SXM): only the "
+                         "code its problem's calls launch there (default: every launch's code, as export ships)")
 
     au = sub.add_parser("audit", help="re-run a run's top genomes (of each cache format) in fresh processes; "
                         "report what does not reproduce")
@@ -194,6 +198,16 @@ def _gpu_list(text: str) -> tuple[int, ...]:
     if any(g < 0 for g in gpus) or len(set(gpus)) != len(gpus):
         raise argparse.ArgumentTypeError(f"{text!r}: distinct non-negative CUDA ordinals")
     return gpus
+
+
+def _sm_counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: SM counts separated by commas, e.g. 132") from None
+    if any(c < 1 for c in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: SM counts are positive")
+    return tuple(sorted(set(counts)))
 
 
 def _positive(text: str) -> int:
@@ -376,6 +390,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     chat = _llm_client(args) if args.strategy == "llm" else None  # a missing openai package: before any worker
     integrity = HarnessIntegrity()
     runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
+    config = set_build_target(run_dir, runner.build_target)  # before the first row: export builds as timed
     if chat is not None:
         brief = build_brief(template, runner.envs[0].get("gpu", ""), args.llm_context)
         strategy = LlmStrategy(space, args.seed, chat=chat, brief=brief, transcript=Transcript(run_dir / "llm"),
@@ -504,7 +519,8 @@ def cmd_compile(args) -> int:
     genome = _genome_arg(space, template, args.genome, args.code)
     params = genome.params
     try:
-        source = template.render(params, genome.code or None)
+        source = template.render(params, genome.code or None,
+                                 target=BuildTarget("cuda", args.sm_counts) if args.sm_counts else None)
     except RenderError as exc:
         raise UserError(str(exc)) from None
     try:

@@ -25,7 +25,7 @@ from typing import Any, Mapping, TextIO
 import evaluators
 from engine.baselines import reference_problem
 from engine.errors import UserError
-from engine.run_folder import read_config, template_of_run
+from engine.run_folder import build_target_of, read_config, template_of_run
 from engine.scoring import attention_inside_layer
 from engine.store.reader import read_records
 from engine.template import RenderError, Template, key_values
@@ -298,15 +298,19 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise UserError(f"{out_dir}: exists and is not an empty folder; name another with --out")
     table, template = build_table(run_dir, named_defaults, min_gain)
-    sources = {}
+    sources, timed = {}, {}
+    target = build_target_of(read_config(run_dir))
     for gid, k in table["kernels"].items():  # all rendered before anything is written
         try:
+            # shipped whole (every launch's code: a production call may take any batch); the run
+            # built each with only what its calls launched (build variables), the same code for those
             sources[k["source"]] = template.render(k["params"], k.get("code"))
+            timed[k["source"]] = template.render(k["params"], k.get("code"), target=target)
         except RenderError as exc:
             raise UserError(f"genome {gid} of {run_dir} no longer renders: {exc}") from None
     binaries: dict[str, bytes] = {}
     if template.language == "cuda":  # built, like the sources rendered, before anything is written
-        table["cubins"], binaries = build_cubins(table, sources, run_dir)
+        table["cubins"], binaries = build_cubins(table, sources, run_dir, timed)
     (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
     for name, text in sources.items():
         (out_dir / name).write_text(text)
@@ -323,12 +327,15 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     return table
 
 
-def build_cubins(table: dict[str, Any], sources: dict[str, str],
-                 run_dir: Path) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """Each kernel's cubin (by its path in the export), built as the run built it, its figures
+def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,
+                 timed: dict[str, str] | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """Each kernel's cubin (by its path in the export), built with the run's flags, its figures
     noted in the table; and what was built with what, or why nothing was. The run's own build
     cache (``RUN/cubins``, kept where the run ran) holds the very binaries it timed; elsewhere the
-    project's build cache serves, as for ``engine compile``."""
+    project's build cache serves, as for ``engine compile``. ``timed``: the sources as the run
+    built them, where they differ from the shipped ones (only the entries its calls launched):
+    the run's figures are compared with that build's, and each kernel of it with the shipped
+    cubin's kernel of its name."""
     binaries: dict[str, bytes] = {}
     if shutil.which("nvcc") is None:
         return {"built": False, "why": "nvcc is not on PATH here: build each source as the README says"}, binaries
@@ -340,13 +347,25 @@ def build_cubins(table: dict[str, Any], sources: dict[str, str],
             raise UserError(f"genome {gid} of {run_dir} no longer builds with {nvcc}: {build.excerpt(600)}")
         k["cubin"] = k["source"].removesuffix(SOURCE_SUFFIX["cuda"]) + ".cubin"
         binaries[k["cubin"]] = Path(build.cubin).read_bytes()
-        totals = build.totals()
+        as_timed = build
+        if timed and timed.get(k["source"], sources[k["source"]]) != sources[k["source"]]:
+            as_timed = compile_cuda(timed[k["source"]], cache)
+            if not as_timed.ok:
+                raise UserError(f"genome {gid} of {run_dir}, as the run built it, no longer builds with {nvcc}: "
+                                f"{as_timed.excerpt(600)}")
+        totals = as_timed.totals()
         k["resources"] = {key: totals[key] for key in RESOURCE_FIELDS}
         # a figure the run did not record (code_bytes before schema 7) is not a difference
         recorded = {key: v for key, v in k["run_resources"].items() if v is not None}
         if recorded and recorded != {key: k["resources"][key] for key in recorded}:
             k["note"] = (f"built here with {k['resources']}, timed in the run with {k['run_resources']}: "
                          "this nvcc is not the run's, and this cubin is not the one timed")
+        shipped = {kernel.name: kernel for kernel in build.kernels}
+        changed = sorted(kernel.name for kernel in as_timed.kernels if shipped.get(kernel.name) != kernel)
+        if changed:
+            k["note"] = ((k.get("note", "") + "; ") if k.get("note") else "") + (
+                f"the shipped cubin's {', '.join(changed)} differ from the run's build of the same entries: "
+                "not the code that was timed")
     return {"built": True, "nvcc": nvcc, "gencode": list(GENCODE), "flags": list(DEFAULT_FLAGS)}, binaries
 
 
@@ -413,7 +432,9 @@ def build_note(language: str, entry: str) -> str:
            "per call, your path where select names none; `launcher/__init__.py` says what each argument "
            "holds. ")
     if language == "cuda":
-        return (use + "Each `kernels/*.cu` is the source the run compiled and timed; the launcher runs the cubin "
+        return (use + "Each `kernels/*.cu` is the source the run compiled and timed, with the code of every "
+                "launch (the run's builds left out the split-kernel entries its calls never picked; the table "
+                "notes a kernel whose entries differ from those the run built); the launcher runs the cubin "
                 f"beside it. Build one as the run did: `nvcc -cubin {' '.join(GENCODE)} {' '.join(DEFAULT_FLAGS)} "
                 "-o K.cubin K.cu`. Its `kernel-genome-launch` line holds the launch contract (kernel names, heads "
                 "a CTA, threads, shared memory, split count, partial buffers) that `launcher/sparse_mla_cuda.py` "

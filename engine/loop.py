@@ -131,7 +131,7 @@ class EvolveLoop:
             try:
                 genome = self._genome(proposal.params, proposal.code)
                 if genome.genome_id not in self.state.records:
-                    requests.append(self._request(self.template.render(genome.params, genome.code),
+                    requests.append(self._request(self._render(genome),
                                                   params=genome.params))
             except (InvalidGenome, RenderError):
                 continue
@@ -179,7 +179,7 @@ class EvolveLoop:
         job = _Job(position, genome, proposal)
         t0 = self.clock()
         try:
-            source = self.template.render(genome.params, genome.code)
+            source = self._render(genome)
         except RenderError as exc:
             job.outcome = {"status": Status.RENDER_ERROR.value, "stage": "render", "error": str(exc),
                            "eval_s": self.clock() - t0}
@@ -231,6 +231,10 @@ class EvolveLoop:
 
     def _genome(self, params, code=None) -> Genome:
         return Genome.make(self.space, params, self.template.content_hash, code, self.template.regions)
+
+    def _render(self, genome: Genome) -> str:
+        """The genome's source, built for the runner's GPUs (what its problem launches there)."""
+        return self.template.render(genome.params, genome.code, target=getattr(self.runner, "build_target", None))
 
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from engine.errors import UserError
 from engine.store.schema import SCHEMA_VERSION
 from engine.template import Template, load_template, template_from_text
+from evaluators.build_target import BuildTarget
 
 SNAPSHOT = "snapshot"  # the run's copy of its template and space, so old runs stay readable
 
@@ -30,6 +31,9 @@ class RunConfig:
     schema_version: int = SCHEMA_VERSION
     fixed: dict = field(default_factory=dict)  # genes held at one value: the run searched a slice
     e2e: bool = False  # every genome also timed inside the decode layer (evolve --e2e)
+    # the SM counts of the GPUs the run's builds were for (evaluators/build_target.py): a template
+    # with build variables was built with only what its calls launch there; empty: built whole
+    build_sm_counts: list = field(default_factory=list)
 
 
 def file_hash(path: Path) -> str:
@@ -86,6 +90,24 @@ def set_e2e(run_dir: Path, e2e: bool) -> RunConfig:
     config = replace(read_config(run_dir), e2e=e2e)
     (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
     return config
+
+
+def set_build_target(run_dir: Path, target: BuildTarget | None) -> RunConfig:
+    """Note the GPUs this session of the run builds for (a resumed run on other GPUs adds theirs),
+    so that ``export`` can build each winner as it was timed."""
+    config = read_config(run_dir)
+    if target is None:
+        return config
+    counts = sorted(set(config.build_sm_counts) | set(target.sm_counts))
+    if counts != config.build_sm_counts:
+        config = replace(config, build_sm_counts=counts)
+        (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    return config
+
+
+def build_target_of(config: RunConfig) -> BuildTarget | None:
+    """The target a run's builds were for, as ``set_build_target`` noted it (None: built whole)."""
+    return BuildTarget("cuda", tuple(config.build_sm_counts)) if config.build_sm_counts else None
 
 
 def _fix_text(fixed: dict) -> str:

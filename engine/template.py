@@ -9,10 +9,17 @@ A template opens with a Jinja comment holding TOML that says what it is::
     space = "../genomes/sparse_mla_triton.toml"   # relative to the template
     problem_args = { kv_format = "KV_FORMAT" }     # optional: problem arguments set by genes
     interpreter = false                # optional (Triton): kernels that the interpreter cannot run (Gluon)
+    build_variables = ["LAUNCHED_SPLITS"]  # optional: set by the run, not genes (see below)
     -#}
 
 Rendering uses ``StrictUndefined``: a hole the genome does not fill is an error, never an
 empty string.
+
+Build variables are facts of the run that a template may build less code by: the problem
+computes them from a genome's full render and the run's GPUs (``evaluators.build_target``), and
+the genome is rendered again with them. A render without a target (``engine compile``,
+``engine export``) leaves them undefined, and the template then builds for every launch; the
+template tests them with ``is defined``.
 
 Code regions are Jinja blocks (``{% block online_softmax %}...{% endblock %}``): the template
 renders them as written, and the LLM operator may give a genome new text for any of them (Jinja
@@ -42,6 +49,7 @@ import jinja2.sandbox
 from engine.errors import UserError
 from engine.genome import InvalidGenome, Space, Value, canonical_code, code_violations
 from engine.space_file import load_space
+from evaluators.build_target import BuildTarget
 
 
 def key_values(mapping: Mapping[str, Value]) -> str:
@@ -69,6 +77,7 @@ class Template:
     space_path: Path
     problem_args: tuple[tuple[str, str], ...] = ()   # (argument of the problem, gene that sets it)
     interpreter: bool = True    # False: GPU only (Gluon kernels do not run under TRITON_INTERPRET)
+    build_variables: tuple[str, ...] = ()  # variables the run may set, not genes (see the module's doc)
 
     @property
     def content_hash(self) -> str:
@@ -78,9 +87,14 @@ class Template:
         return load_space(self.space_path)
 
     def check_holes(self, space: Space) -> None:
-        """Every variable the template reads must be a gene of its space."""
+        """Every variable the template reads must be a gene of its space or a build variable its
+        front matter declares (and no build variable a gene)."""
+        genes = [name for name in self.build_variables if name in space.gene_names]
+        if genes:
+            raise UserError(f"{self.path}: front matter build_variables names genes of {self.space_path.name}: "
+                            f"{genes} (a build variable is set by the run, a gene by the search)")
         holes = jinja2.meta.find_undeclared_variables(_environment().parse(self.text))
-        unfilled = sorted(holes - set(space.gene_names))
+        unfilled = sorted(holes - set(space.gene_names) - set(self.build_variables))
         if unfilled:
             raise UserError(f"{self.path}: template reads undefined variables {unfilled} "
                             f"(not genes of {self.space_path.name})")
@@ -145,10 +159,22 @@ class Template:
         """The code regions (Jinja blocks) by name, each with its own text."""
         return code_regions(self.text, self.path)
 
-    def render(self, params: Mapping[str, Value], code: Mapping[str, str] | None = None) -> str:
+    def render(self, params: Mapping[str, Value], code: Mapping[str, str] | None = None,
+               target: BuildTarget | None = None) -> str:
+        """The genome's source; for ``target``'s GPUs, with the build variables its problem sets
+        there (a template that declares none renders the same either way)."""
+        source = self._render(params, code, {})
+        if target is None or not self.build_variables:
+            return source
+        given = target.variables(self.problem, self.problem_kwargs(params), self.language, source)
+        extra = {name: value for name, value in given.items() if name in self.build_variables}
+        return self._render(params, code, extra) if extra else source
+
+    def _render(self, params: Mapping[str, Value], code: Mapping[str, str] | None, extra: dict) -> str:
+        values = {**params, **extra}  # check_holes keeps build variables and genes apart
         if code:
-            return render_with_code(self.text, code, params, str(self.path))
-        return render_text(self.text, params, str(self.path))
+            return render_with_code(self.text, code, values, str(self.path))
+        return render_text(self.text, values, str(self.path))
 
 
 def load_template(path: Path) -> Template:
@@ -188,9 +214,13 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
     interpreter = meta.get("interpreter", True)
     if not isinstance(interpreter, bool):
         raise UserError(f"{path}: front matter interpreter must be true or false, not {interpreter!r}")
+    build_variables = meta.get("build_variables", [])
+    if not (isinstance(build_variables, list) and all(isinstance(v, str) and v.isidentifier() for v in build_variables)):
+        raise UserError(f"{path}: front matter build_variables must be a list of variable names, "
+                        f"not {build_variables!r}")
     return Template(path, text, meta["problem"], meta["language"], meta["entry"],
                     space_path or (path.parent / meta["space"]).resolve(), tuple(sorted(args.items())),
-                    interpreter)
+                    interpreter, tuple(build_variables))
 
 
 def _environment() -> jinja2.Environment:

@@ -21,11 +21,13 @@ def fingerprint(device: torch.device) -> dict[str, str]:
         "python": platform.python_version(),
         "host": platform.node(),
         "compute_capability": "",  # "9.0": which cubins load on the GPU (not a Parquet field)
+        "sm_count": "",  # "132": the split counts a launch picks (evaluators/build_target.py; not a Parquet field)
     }
     if device.type == "cuda":
         env["gpu"] = torch.cuda.get_device_name(device)
         env["driver"] = _driver_version()
         env["compute_capability"] = "%d.%d" % torch.cuda.get_device_capability(device)
+        env["sm_count"] = str(torch.cuda.get_device_properties(device).multi_processor_count)
     else:
         env["gpu"] = "none (Triton interpreter on CPU)"
     return env

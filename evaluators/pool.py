@@ -14,6 +14,7 @@ import time
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from typing import Any, Sequence
 
+from evaluators.build_target import BuildTarget
 from evaluators.runner import WorkerRunner
 
 
@@ -113,6 +114,12 @@ class RunnerPool:
         environment describes the run, and ``envs`` keeps each worker's."""
         self.envs = list(self._threads.map(lambda r: r.start(), self.runners))
         return self.envs[0]
+
+    @property
+    def build_target(self) -> BuildTarget | None:
+        """The workers' GPUs, for renders that build only what is launched there (None before
+        ``start`` or without CUDA GPUs)."""
+        return BuildTarget.of_envs(self.envs)
 
     def attach(self, compile_ahead: CompileAhead) -> None:
         """Start compile-ahead workers; from then on batches are asked ``lookahead`` times wider."""

@@ -30,6 +30,9 @@ SIBLING_WORDS = 32     # int32 words of a (token, head block) for the siblings' 
 # fallback takes 8 splits a round trip (H200, B=1, 32-row steps: 64 splits 13.4 us a call in a
 # graph against 10.0 with 32 of two tiles), so the launcher gives it at most 32.
 MAX_SIBLING_SPLITS = 32
+# An sm_90 SM's limits on the CTAs it holds: blocks, threads, shared memory (228 KB, of which each
+# CTA reserves 1 KB for the system)
+SM90_BLOCKS, SM90_THREADS, SM90_SHARED, SM90_BLOCK_RESERVED = 32, 2048, 233472, 1024
 
 
 class ContractError(ValueError):
@@ -162,6 +165,22 @@ def split_plan(contract: LaunchContract, batch: int, heads: int, topk: int, sm_c
         return splits, _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile
     rows = _cdiv(_cdiv(topk, splits), contract.topk_tile) * contract.topk_tile
     return max(1, _cdiv(topk, rows)), rows
+
+
+def launched_split_counts(contract: LaunchContract, shapes, sm_counts) -> tuple[int, ...]:
+    """Of the split counts with an entry of their own (``split_kernels``), those that launches of
+    ``shapes`` ((batch, heads, top-k) each) pick on GPUs of ``sm_counts`` SMs: the entries a
+    build for those launches needs (a count without its entry runs the entry without a count,
+    correct but with every count's merge code). The siblings' merge caps its count by the CTAs the
+    GPU holds at once, which only the built cubin tells; every holding the launch line allows,
+    from one CTA an SM to as many as its threads and shared memory allow, is taken, so that no
+    count a launch can pick is left out."""
+    entries = {count for count, _ in contract.split_kernels}
+    most = max(1, min(SM90_BLOCKS, SM90_THREADS // contract.threads,
+                      SM90_SHARED // (contract.smem_bytes + SM90_BLOCK_RESERVED)))
+    picked = {split_plan(contract, batch, heads, topk, sms, resident_ctas=sms * per_sm)[0]
+              for batch, heads, topk in shapes for sms in sm_counts for per_sm in range(1, most + 1)}
+    return tuple(sorted(picked & entries))
 
 
 def _cdiv(a: int, b: int) -> int:

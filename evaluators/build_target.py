@@ -1,0 +1,39 @@
+"""The GPUs a run's builds are for, so that a template builds only the code its problem launches there.
+
+A template may declare build variables in its front matter (``build_variables``): values that are
+not genes but facts of the run, which its problem computes from a genome's full render and the
+GPUs' SM counts (``Problem.build_variables``). The sparse MLA CUDA template takes LAUNCHED_SPLITS,
+the split counts the harness's calls pick, and leaves the other counts' split-kernel entries out
+of the build: their code is never run by the search, and a siblings genome builds in 3.6 s instead
+of 7.8 (docs/BENCHMARKS.md, sixty-fifth session). A render without a target (``engine compile``,
+``engine export``) builds every entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class BuildTarget:
+    device_kind: str
+    sm_counts: tuple[int, ...]  # of each GPU worker's GPU
+
+    @classmethod
+    def of_envs(cls, envs: Sequence[Mapping[str, str]]) -> BuildTarget | None:
+        """The target of workers with these environments (evaluators.environment.fingerprint), or
+        None where any has no CUDA GPU or does not say its SM count: then nothing is left out."""
+        if not envs or any(env.get("device_kind") != "cuda" or not str(env.get("sm_count", "")).isdigit()
+                           for env in envs):
+            return None
+        return cls("cuda", tuple(sorted({int(env["sm_count"]) for env in envs})))
+
+    def variables(self, problem: str, problem_kwargs: Mapping[str, Any], language: str, source: str) -> dict:
+        """The build variables ``problem`` (with its arguments) gives a genome of full render ``source``."""
+        from evaluators.problems import PROBLEMS  # imports torch: only where a template declares build variables
+
+        cls = PROBLEMS.get(problem)
+        if cls is None or not hasattr(cls, "build_variables"):
+            return {}
+        return cls(**problem_kwargs).build_variables(language, source, self.device_kind, self.sm_counts)
