@@ -30,10 +30,16 @@ class BuildTarget:
         return cls("cuda", tuple(sorted({int(env["sm_count"]) for env in envs})))
 
     def variables(self, problem: str, problem_kwargs: Mapping[str, Any], language: str, source: str) -> dict:
-        """The build variables ``problem`` (with its arguments) gives a genome of full render ``source``."""
+        """The build variables ``problem`` (with its arguments) gives a genome of full render
+        ``source``; none where the problem has none, or refuses those arguments (the genome is then
+        built whole, and its evaluation says what is wrong)."""
         from evaluators.problems import PROBLEMS  # imports torch: only where a template declares build variables
 
         cls = PROBLEMS.get(problem)
         if cls is None or not hasattr(cls, "build_variables"):
             return {}
-        return cls(**problem_kwargs).build_variables(language, source, self.device_kind, self.sm_counts)
+        try:
+            instance = cls(**problem_kwargs)
+        except (TypeError, ValueError):
+            return {}
+        return instance.build_variables(language, source, self.device_kind, self.sm_counts)

@@ -176,3 +176,12 @@ def test_a_run_notes_every_gpu_it_built_for_so_that_export_builds_as_it_timed(tm
     set_build_target(run, BuildTarget("cuda", (132,)))
     set_build_target(run, BuildTarget("cuda", (114,)))  # resumed on another card
     assert build_target_of(read_config(run)) == BuildTarget("cuda", (114, 132))
+
+
+def test_a_problem_that_refuses_the_genomes_arguments_leaves_the_build_whole():
+    source = TEMPLATE.render(params_of(GENOMES["bf16 pairs i8"]))
+    h200 = BuildTarget("cuda", (132,))
+    assert h200.variables("sparse_mla_decode", {"kv_format": "bf16"}, "cuda", source)["LAUNCHED_SPLITS"]
+    assert h200.variables("sparse_mla_decode", {"kv_format": "fp4"}, "cuda", source) == {}
+    assert h200.variables("no_such_problem", {}, "cuda", source) == {}
+    assert h200.variables("sparse_mla_decode", {"kv_format": "bf16"}, "cuda", "no launch line") == {}
