@@ -72,7 +72,9 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
     print(f"run {config.run_id}: {config.template} ({config.strategy}, seed {config.seed}), "
           f"{len(genomes)} genome attempts", file=out)
     print(f"device: {env.get('gpu', '?')}  torch {env.get('torch', '?')}  triton {env.get('triton', '?')}"
-          + ("  [CPU rows: interpreter timings, not GPU figures]" if cpu else ""), file=out)
+          + ("  [CPU rows: interpreter timings, not GPU figures]" if cpu else "")
+          + (f"  (built for {', '.join(map(str, config.build_sm_counts))} SMs: only the code the calls launch there)"
+             if config.build_sm_counts else ""), file=out)
     counts = Counter(r["status"] for r in genomes)
     print("status: " + ", ".join(f"{s} {n}" for s, n in counts.most_common()), file=out)
     # by the operator's family: the LLM's genomes are labelled llm:<call>

@@ -126,3 +126,23 @@ def test_show_lists_and_marks_the_fastest_inside_the_decode_layer_even_off_the_t
     assert "cec7b108c6f18f6d" not in top  # listed for its time in the layer, not its score
     for group in ("KV_FORMAT=bf16", "KV_FORMAT=fp8_656"):  # each problem's reference, named as its group is
         assert f"top 5 by score for {group}" in buf.getvalue() and f"pytorch reference path ({group})" in section
+
+
+def test_show_says_which_gpus_a_run_built_for_and_nothing_for_a_run_built_whole(tmp_path):
+    import io
+    import shutil
+
+    from engine.run_folder import set_build_target
+    from engine.show import show
+    from evaluators.build_target import BuildTarget
+
+    run = tmp_path / "run"
+    shutil.copytree(REPO / "docs" / "runs" / "h200-cuda3-20261130", run)
+    buf = io.StringIO()
+    show(run, buf)
+    assert "built for" not in buf.getvalue()
+    set_build_target(run, BuildTarget("cuda", (132,)))
+    buf = io.StringIO()
+    show(run, buf)
+    device_line = next(line for line in buf.getvalue().splitlines() if line.startswith("device: "))
+    assert device_line.endswith("(built for 132 SMs: only the code the calls launch there)")
