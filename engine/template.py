@@ -9,7 +9,7 @@ A template opens with a Jinja comment holding TOML that says what it is::
     space = "../genomes/sparse_mla_triton.toml"   # relative to the template
     problem_args = { kv_format = "KV_FORMAT" }     # optional: problem arguments set by genes
     interpreter = false                # optional (Triton): kernels that the interpreter cannot run (Gluon)
-    build_variables = ["LAUNCHED_SPLITS"]  # optional: set by the run, not genes (see below)
+    build_variables = ["LAUNCHED_SPLITS"]  # optional: set by the run, not genes (see below; the CUDA template's)
     -#}
 
 Rendering uses ``StrictUndefined``: a hole the genome does not fill is an error, never an
