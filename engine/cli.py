@@ -520,7 +520,7 @@ def cmd_compile(args) -> int:
     params = genome.params
     try:
         source = template.render(params, genome.code or None,
-                                 target=BuildTarget("cuda", args.sm_counts) if args.sm_counts else None)
+                                 target=BuildTarget(args.sm_counts) if args.sm_counts else None)
     except RenderError as exc:
         raise UserError(str(exc)) from None
     try:

@@ -17,8 +17,9 @@ from typing import Any, Mapping, Sequence
 
 @dataclass(frozen=True)
 class BuildTarget:
-    device_kind: str
-    sm_counts: tuple[int, ...]  # of each GPU worker's GPU
+    """CUDA GPUs (a run without one builds whole): their SM counts, each once."""
+
+    sm_counts: tuple[int, ...]
 
     @classmethod
     def of_envs(cls, envs: Sequence[Mapping[str, str]]) -> BuildTarget | None:
@@ -27,7 +28,7 @@ class BuildTarget:
         if not envs or any(env.get("device_kind") != "cuda" or not str(env.get("sm_count", "")).isdigit()
                            for env in envs):
             return None
-        return cls("cuda", tuple(sorted({int(env["sm_count"]) for env in envs})))
+        return cls(tuple(sorted({int(env["sm_count"]) for env in envs})))
 
     def variables(self, problem: str, problem_kwargs: Mapping[str, Any], language: str, source: str) -> dict:
         """The build variables ``problem`` (with its arguments) gives a genome of full render
@@ -42,4 +43,4 @@ class BuildTarget:
             instance = cls(**problem_kwargs)
         except (TypeError, ValueError):
             return {}
-        return instance.build_variables(language, source, self.device_kind, self.sm_counts)
+        return instance.build_variables(language, source, self.sm_counts)

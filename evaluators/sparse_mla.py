@@ -87,14 +87,15 @@ class SparseMlaDecode:
         shapes = self.workloads(device_kind) + self.verify_shapes(device_kind) + self.e2e_workloads(device_kind)
         return sorted({(w.batch, w.heads, w.topk) for w in shapes})
 
-    def build_variables(self, language: str, source: str, device_kind: str, sm_counts: tuple[int, ...]) -> dict:
-        """A template's build variables for this problem's launches on GPUs of ``sm_counts`` SMs
-        (see engine/template.py): for a CUDA genome with split-kernel entries of their own,
-        LAUNCHED_SPLITS, the split counts those launches pick (H200 or H100 SXM: 8, 11, 16 and 32
-        of the siblings' ten to twelve), so that its build leaves the other counts' entries out.
+    def build_variables(self, language: str, source: str, sm_counts: tuple[int, ...]) -> dict:
+        """A template's build variables for this problem's launches on CUDA GPUs of ``sm_counts``
+        SMs (see engine/template.py): for a CUDA genome with split-kernel entries of their own,
+        LAUNCHED_SPLITS, the split counts those launches pick (H200 or H100 SXM: 8, 11 (13 in
+        32-row steps), 16 (22) and 32 of the siblings' ten to twelve), so that its build leaves the
+        other counts' entries out.
         Empty where nothing can be left out, or where the source's launch line is unusable (its
         evaluation then says why)."""
-        if language != "cuda" or device_kind != "cuda" or not sm_counts:
+        if language != "cuda" or not sm_counts:
             return {}
         from evaluators.sparse_mla_cuda import ContractError, launched_split_counts, parse_contract
 
@@ -104,7 +105,7 @@ class SparseMlaDecode:
             return {}
         if not contract.split_kernels:
             return {}
-        return {"LAUNCHED_SPLITS": list(launched_split_counts(contract, self.launch_shapes(device_kind), sm_counts))}
+        return {"LAUNCHED_SPLITS": list(launched_split_counts(contract, self.launch_shapes("cuda"), sm_counts))}
 
     @staticmethod
     def decode_layer(w: Workload, device: torch.device, gen: torch.Generator):

@@ -141,7 +141,7 @@ def test_show_says_which_gpus_a_run_built_for_and_nothing_for_a_run_built_whole(
     buf = io.StringIO()
     show(run, buf)
     assert "built for" not in buf.getvalue()
-    set_build_target(run, BuildTarget("cuda", (132,)))
+    set_build_target(run, BuildTarget((132,)))
     buf = io.StringIO()
     show(run, buf)
     device_line = next(line for line in buf.getvalue().splitlines() if line.startswith("device: "))

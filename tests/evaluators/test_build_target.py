@@ -48,7 +48,7 @@ def params_of(genes: dict) -> dict:
 def test_every_call_of_the_problem_takes_the_entry_it_takes_in_the_whole_build(name, sms):
     params = params_of(GENOMES[name])
     whole = parse_contract(TEMPLATE.render(params))
-    narrow_source = TEMPLATE.render(params, target=BuildTarget("cuda", sms))
+    narrow_source = TEMPLATE.render(params, target=BuildTarget(sms))
     narrow = parse_contract(narrow_source)
     problem = SparseMlaDecode(params["KV_FORMAT"])
     # every holding a launch could meet: as many CTAs an SM as its 228 KB of shared memory (1 KB a
@@ -67,13 +67,13 @@ def test_every_call_of_the_problem_takes_the_entry_it_takes_in_the_whole_build(n
 
 def test_a_genome_without_entries_of_its_own_renders_the_same_for_any_target():
     params = params_of({**GENOMES["bf16 pairs i8"], "COMBINE": "separate", "PARTIALS": "bf16"})
-    assert TEMPLATE.render(params, target=BuildTarget("cuda", (132,))) == TEMPLATE.render(params)
+    assert TEMPLATE.render(params, target=BuildTarget((132,))) == TEMPLATE.render(params)
     assert not parse_contract(TEMPLATE.render(params)).split_kernels
 
 
 def test_the_target_comes_from_the_workers_cuda_gpus_only():
     cuda = {"device_kind": "cuda", "gpu": "NVIDIA H200", "sm_count": "132"}
-    assert BuildTarget.of_envs([cuda, {**cuda, "sm_count": "114"}, cuda]) == BuildTarget("cuda", (114, 132))
+    assert BuildTarget.of_envs([cuda, {**cuda, "sm_count": "114"}, cuda]) == BuildTarget((114, 132))
     assert BuildTarget.of_envs([{"device_kind": "cpu", "sm_count": ""}]) is None
     assert BuildTarget.of_envs([cuda, {**cuda, "sm_count": ""}]) is None  # a worker that does not say: build whole
     assert BuildTarget.of_envs([]) is None
@@ -105,7 +105,7 @@ def builds(tmp_path_factory):
     cache = tmp_path_factory.mktemp("cubins")
     params = params_of(GENOMES["bf16 pairs i8"])
     other = params_of({**GENOMES["bf16 pairs i8"], "VALUE_ISSUE": "after_scores"})
-    h200 = BuildTarget("cuda", (132,))
+    h200 = BuildTarget((132,))
     sources = {"whole": TEMPLATE.render(params), "h200": TEMPLATE.render(params, target=h200),
                "other h200": TEMPLATE.render(other, target=h200)}
     return cache, sources, {name: compile_cuda(source, cache) for name, source in sources.items()}
@@ -173,14 +173,14 @@ def test_a_run_notes_every_gpu_it_built_for_so_that_export_builds_as_it_timed(tm
     assert build_target_of(read_config(run)) is None  # nothing noted: built whole
     set_build_target(run, None)  # a CPU worker's run
     assert read_config(run).build_sm_counts == []
-    set_build_target(run, BuildTarget("cuda", (132,)))
-    set_build_target(run, BuildTarget("cuda", (114,)))  # resumed on another card
-    assert build_target_of(read_config(run)) == BuildTarget("cuda", (114, 132))
+    set_build_target(run, BuildTarget((132,)))
+    set_build_target(run, BuildTarget((114,)))  # resumed on another card
+    assert build_target_of(read_config(run)) == BuildTarget((114, 132))
 
 
 def test_a_problem_that_refuses_the_genomes_arguments_leaves_the_build_whole():
     source = TEMPLATE.render(params_of(GENOMES["bf16 pairs i8"]))
-    h200 = BuildTarget("cuda", (132,))
+    h200 = BuildTarget((132,))
     assert h200.variables("sparse_mla_decode", {"kv_format": "bf16"}, "cuda", source)["LAUNCHED_SPLITS"]
     assert h200.variables("sparse_mla_decode", {"kv_format": "fp4"}, "cuda", source) == {}
     assert h200.variables("no_such_problem", {}, "cuda", source) == {}

@@ -57,7 +57,7 @@ def test_a_cuda_run_builds_for_its_gpu_and_exports_the_whole_build_checked_again
     shipped = [(folder / k["source"]).read_text() for k in table["kernels"].values()]
     assert all(len(parse_contract(s).split_kernels) > len(parse_contract(next(iter(built))).split_kernels)
                for s in shipped)  # every entry ships
-    assert BuildTarget.of_envs([{"device_kind": "cuda", "sm_count": str(sms)}]) == BuildTarget("cuda", (sms,))
+    assert BuildTarget.of_envs([{"device_kind": "cuda", "sm_count": str(sms)}]) == BuildTarget((sms,))
     use = subprocess.run([sys.executable, "-c", USE, str(REPO)], cwd=folder, capture_output=True, text=True,
                          timeout=600, env={**_without_repo(), "PYTHONPATH": str(folder)})
     assert use.returncode == 0, use.stderr[-3000:]
