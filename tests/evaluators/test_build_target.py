@@ -128,7 +128,6 @@ def test_the_entries_left_in_build_to_the_same_machine_code_as_in_the_whole_buil
     for name in kept:
         sass = _sass(built["h200"].cubin, name)
         assert sass.count("\n") > 100 and sass == _sass(built["whole"].cubin, name), name
-    assert built["h200"].seconds < built["whole"].seconds  # what leaving them out is for
 
 
 @NEEDS_NVCC
