@@ -329,7 +329,7 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
 
 
 def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,
-                 timed: Mapping[str, str] = {}) -> tuple[dict[str, Any], dict[str, bytes]]:  # noqa: B006 (read only)
+                 timed: Mapping[str, str] | None = None) -> tuple[dict[str, Any], dict[str, bytes]]:
     """Each kernel's cubin (by its path in the export), built with the run's flags, its figures
     noted in the table; and what was built with what, or why nothing was. The run's own build
     cache (``RUN/cubins``, kept where the run ran) holds the very binaries it timed; elsewhere the
@@ -349,7 +349,7 @@ def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,
         k["cubin"] = k["source"].removesuffix(SOURCE_SUFFIX["cuda"]) + ".cubin"
         binaries[k["cubin"]] = Path(build.cubin).read_bytes()
         as_timed = build
-        if timed.get(k["source"], sources[k["source"]]) != sources[k["source"]]:
+        if timed and timed.get(k["source"], sources[k["source"]]) != sources[k["source"]]:
             as_timed = compile_cuda(timed[k["source"]], cache)
             if not as_timed.ok:
                 raise UserError(f"genome {gid} of {run_dir}, as the run built it, no longer builds with {nvcc}: "
