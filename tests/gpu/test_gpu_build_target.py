@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.store.reader import read_records
-from tests.gpu.test_gpu_export import USE, _without_repo
+from tests.gpu._export_use import use_export
 
 REPO = Path(__file__).resolve().parents[2]
 # the bf16 small-batch genome of the bars, less its cache format: the slice's default of each
@@ -58,7 +58,6 @@ def test_a_cuda_run_builds_for_its_gpu_and_exports_the_whole_build_checked_again
     assert all(len(parse_contract(s).split_kernels) > len(parse_contract(next(iter(built))).split_kernels)
                for s in shipped)  # every entry ships
     assert BuildTarget.of_envs([{"device_kind": "cuda", "sm_count": str(sms)}]) == BuildTarget((sms,))
-    use = subprocess.run([sys.executable, "-c", USE, str(REPO)], cwd=folder, capture_output=True, text=True,
-                         timeout=600, env={**_without_repo(), "PYTHONPATH": str(folder)})
+    use = use_export(folder)
     assert use.returncode == 0, use.stderr[-3000:]
     assert [line.split(" ", 2)[2] for line in use.stdout.splitlines()] == ["None", "None"], use.stdout
