@@ -190,21 +190,23 @@ def _visible_gpus() -> int:
     return len(glob.glob("/dev/nvidia[0-9]*"))
 
 
-def _gpu_list(text: str) -> tuple[int, ...]:
+def _int_list(text: str, what: str, example: str) -> tuple[int, ...]:
+    """A comma-separated list of integers, or an argparse error naming what it should hold."""
     try:
-        gpus = tuple(int(part) for part in text.split(","))
+        return tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: CUDA ordinals separated by commas, e.g. 0,1") from None
+        raise argparse.ArgumentTypeError(f"{text!r}: {what} separated by commas, e.g. {example}") from None
+
+
+def _gpu_list(text: str) -> tuple[int, ...]:
+    gpus = _int_list(text, "CUDA ordinals", "0,1")
     if any(g < 0 for g in gpus) or len(set(gpus)) != len(gpus):
         raise argparse.ArgumentTypeError(f"{text!r}: distinct non-negative CUDA ordinals")
     return gpus
 
 
 def _sm_counts(text: str) -> tuple[int, ...]:
-    try:
-        counts = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: SM counts separated by commas, e.g. 132") from None
+    counts = _int_list(text, "SM counts", "132")
     if any(c < 1 for c in counts):
         raise argparse.ArgumentTypeError(f"{text!r}: SM counts are positive")
     return tuple(sorted(set(counts)))
