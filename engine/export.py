@@ -29,6 +29,7 @@ from engine.run_folder import build_target_of, read_config, template_of_run
 from engine.scoring import attention_inside_layer
 from engine.store.reader import read_records
 from engine.template import RenderError, Template, key_values
+from evaluators.build_target import BuildTarget
 from evaluators.cuda_compile import BUILD_CACHE, DEFAULT_FLAGS, GENCODE, RESOURCE_FIELDS, compile_cuda, nvcc_version
 
 SOURCE_SUFFIX = {"cuda": ".cu", "triton": ".py"}
@@ -246,6 +247,8 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
         name = f"kernels/{gid}{SOURCE_SUFFIX[template.language]}"
         kernels[gid] = {"source": name, "params": params_of[gid],
                         "run_resources": {k: by_genome[gid][0].get(k) for k in RESOURCE_FIELDS}}
+        if by_genome[gid][0].get("build_sm_counts"):  # the GPUs the run built it for (its row's, schema 8)
+            kernels[gid]["run_build_sm_counts"] = by_genome[gid][0]["build_sm_counts"]
         if gid in code_of:  # regions an LLM rewrote: the kernel is not the template's own code
             kernels[gid]["code"] = code_of[gid]
         return name
@@ -299,8 +302,9 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
         raise UserError(f"{out_dir}: exists and is not an empty folder; name another with --out")
     table, template = build_table(run_dir, named_defaults, min_gain)
     sources, timed = {}, {}
-    target = build_target_of(read_config(run_dir))
+    run_target = build_target_of(read_config(run_dir))
     for gid, k in table["kernels"].items():  # all rendered before anything is written
+        target = timed_target(k, run_target)
         try:
             # shipped whole (every launch's code: a production call may take any batch); the run
             # built each with only what its calls launched (build variables), the same code for those
@@ -326,6 +330,14 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     print(f"\nwritten: {out_dir}/dispatch.json, dispatch.py, launcher/, README.md, "
           f"{len(table['kernels'])} kernel sources", file=out)
     return table
+
+
+def timed_target(kernel: Mapping[str, Any], run_target: BuildTarget | None) -> BuildTarget | None:
+    """The GPUs a kernel's timed build was for: its row's (schema 8 on), else the run's as run.json
+    notes them (older rows; a run resumed on other GPUs notes them all, which may not be this
+    kernel's), else None (built whole)."""
+    counts = kernel.get("run_build_sm_counts")
+    return BuildTarget(tuple(counts)) if counts else run_target
 
 
 def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,

@@ -236,6 +236,13 @@ class EvolveLoop:
         """The genome's source, built for the runner's GPUs (what its problem launches there)."""
         return self.template.render(genome.params, genome.code, target=getattr(self.runner, "build_target", None))
 
+    def _built_for(self, genome: Genome | None) -> list[int] | None:
+        """The SM counts a genome's source was rendered for (its row's build_sm_counts), or None
+        where it is the whole build: export rebuilds each winner as its own row says, even when a
+        resumed run built later genomes for other GPUs."""
+        target = getattr(self.runner, "build_target", None)
+        return list(target.sm_counts) if genome and target is not None and self.template.build_variables else None
+
     def _request(self, source: str | None, builtin: str | None = None,
                  params: dict[str, Any] | None = None) -> dict[str, Any]:
         return self.template.request(source, params, builtin=builtin, e2e=self.e2e)
@@ -301,7 +308,7 @@ class EvolveLoop:
             "device_index": outcome.get("device_index"),
             **{k: (outcome.get("resources") or {}).get(k)
                for k in RESOURCE_FIELDS},
-            "compiler_notes": outcome.get("compiler_notes"),
+            "compiler_notes": outcome.get("compiler_notes"), "build_sm_counts": self._built_for(genome),
             "cpu_row": self.cpu_rows, "verify": outcome.get("verify") or [],
             "workloads": [{k: w.get(k) for k in _WORKLOAD_FIELDS} for w in outcome.get("workloads") or []],
             "e2e": [{k: e.get(k) for k in _E2E_FIELDS} for e in outcome.get("e2e") or []] or None,

@@ -93,8 +93,9 @@ def set_e2e(run_dir: Path, e2e: bool) -> RunConfig:
 
 
 def set_build_target(run_dir: Path, target: BuildTarget | None) -> RunConfig:
-    """Note the GPUs this session of the run builds for (a resumed run on other GPUs adds theirs),
-    so that ``export`` can build each winner as it was timed."""
+    """Note the GPUs this session of the run builds for (a resumed run on other GPUs adds theirs):
+    ``show`` names them, and ``export`` builds a winner whose row predates the rows' own note
+    (schema 8: ``build_sm_counts``) for all of them."""
     config = read_config(run_dir)
     if target is None:
         return config

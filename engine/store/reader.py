@@ -56,6 +56,7 @@ _UPGRADES = {
     4: lambda t: _add_nulls(t, ("code_json",), 5),  # the code regions an LLM rewrote
     5: lambda t: _add_nulls(t, ("e2e", "e2e_s"), 6),  # the kernel inside the decode layer
     6: lambda t: _add_nulls(t, ("code_bytes",), 7),  # the size of the machine code
+    7: lambda t: _add_nulls(t, ("build_sm_counts",), 8),  # the GPUs a genome was built for
 }
 
 

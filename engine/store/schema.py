@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # v2 (2026-11-30): compiler resource figures (registers, shared_bytes, stack_bytes, spill_bytes).
 # v3 (2026-11-30): device_index, the GPU of the host that evaluated the row (runs over several).
 # v4 (2026-12-04): compiler_notes, nvcc's warnings and ptxas's performance advisories.
 # v5 (2026-12-05): code_json, the code regions an LLM rewrote (null: the template's own code).
 # v6 (2026-12-05): e2e and e2e_s, the kernel inside the decode layer (null: not asked for).
 # v7 (2026-12-06): code_bytes, the size of the machine code (null: not built by nvcc).
+# v8 (2026-12-06): build_sm_counts, the GPUs (by SM count) the genome's source was built for.
 # The reader upgrades older parts by adding the new fields as nulls.
 
 WORKLOAD = pa.struct([
@@ -67,6 +68,8 @@ SCHEMA = pa.schema([
     ("spill_bytes", pa.int64()),        # spill stores + loads
     ("code_bytes", pa.int64()),         # machine code, from the cubin (the instruction caches hold it)
     ("compiler_notes", pa.list_(pa.string())),  # nvcc warnings, ptxas advisories; null: not built by nvcc
+    ("build_sm_counts", pa.list_(pa.int32())),  # the source rendered for GPUs of these SM counts (its build
+                                                # variables); null: the whole build (no CUDA GPU, older rows)
     ("eval_s", pa.float64()),           # wall time of the whole evaluation, seen by the driver
     ("device_index", pa.int32()),       # which GPU of the host (CUDA ordinal); null on the CPU
     ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows

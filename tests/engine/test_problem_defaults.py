@@ -18,6 +18,7 @@ from engine.store.writer import ResultsWriter
 from engine.strategies import make_strategy
 from engine.template import load_template
 from evaluators.runner import WorkerRunner
+from tests.recording_worker import RecordingWorker
 
 REPO = Path(__file__).resolve().parents[2]
 FORMATS = REPO / "tests" / "fixtures" / "templates" / "sparse_mla_formats.triton.j2"
@@ -264,18 +265,6 @@ def test_each_format_has_its_own_pytorch_reference_path(whole_run):
     assert loop.state.reference_problems == {'{"kv_format": "bf16"}', '{"kv_format": "fp8_656"}'}
 
 
-class _Recording(WorkerRunner):
-    """The real worker; keeps each request it was handed."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.requests: list[dict] = []
-
-    def evaluate(self, request):
-        self.requests.append(request)
-        return super().evaluate(request)
-
-
 def test_each_reference_path_is_asked_for_its_own_formats_problem_and_a_resumed_older_run_gets_the_missing_one(
         whole_run, tmp_path):
     """A run from before each problem had its own reference (one row, no params, the bf16 problem):
@@ -296,7 +285,7 @@ def test_each_reference_path_is_asked_for_its_own_formats_problem_and_a_resumed_
             row.update(genome_id="pytorch-reference", params_json=None)
         rows.append(row)
     ResultsWriter(run, records[0]["run_id"]).append(rows)
-    runner = _Recording(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    runner = RecordingWorker(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
     try:
         loop, again = _run(run, runner, budget=4, resume=True)
     finally:

@@ -22,6 +22,7 @@ def row(attempt: int, status: str = "ok") -> dict:
         "error": None if status == "ok" else "out: 3 of 9 elements out of tolerance",
         "input_seed": 12345, "compile_s": 1.5, "verify_s": 0.25, "bench_s": 2.0, "eval_s": 4.0,
         "device_index": 1, "compiler_notes": ["ptxas C7520: wgmma.mma_async instructions are serialized"],
+        "build_sm_counts": [114, 132],
         "cpu_row": False, "verify": [{"shape": "s", "out_rel_l2": 0.003, "lse_rel_l2": 1e-7}],
         "workloads": [{"name": "b1_ctx4k", "batch": 1, "heads": 128, "topk": 2048, "context": 4096,
                        "median_us": 17.0, "iqr_us": 0.5, "min_us": 16.5, "n_samples": 30, "tflops": 33.6,
@@ -88,7 +89,8 @@ def test_older_runs_are_read_with_the_later_fields_as_nulls():
 
 
 # the fields each schema version added (engine/store/schema.py)
-ADDED = {3: ["device_index"], 4: ["compiler_notes"], 5: ["code_json"], 6: ["e2e", "e2e_s"], 7: ["code_bytes"]}
+ADDED = {3: ["device_index"], 4: ["compiler_notes"], 5: ["code_json"], 6: ["e2e", "e2e_s"], 7: ["code_bytes"],
+         8: ["build_sm_counts"]}
 
 
 def as_version(path, version: int) -> None:
@@ -145,3 +147,13 @@ def test_a_version_3_part_is_read_with_compiler_notes_null_and_its_own_fields_ke
     (back,) = read_records(tmp_path)
     assert back["schema_version"] == SCHEMA_VERSION and back["compiler_notes"] is None
     assert back["device_index"] == 1 and back["score"] == 0.93
+
+
+def test_a_version_7_part_is_read_with_build_sm_counts_null_and_its_code_size_kept(tmp_path):
+    ResultsWriter(tmp_path, "run-1").append([row(0) | {"code_bytes": 348928}])
+    (path,) = tmp_path.glob("part-*.parquet")
+    assert read_records(tmp_path)[0]["build_sm_counts"] == [114, 132]
+    as_version(path, 7)
+    (back,) = read_records(tmp_path)
+    assert back["schema_version"] == SCHEMA_VERSION and back["build_sm_counts"] is None
+    assert back["code_bytes"] == 348928 and back["device_index"] == 1

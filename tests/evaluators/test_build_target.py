@@ -18,6 +18,7 @@ from evaluators.cuda_compile import compile_cuda, cuobjdump_path
 from evaluators.sparse_mla import SparseMlaDecode
 from evaluators.sparse_mla_cuda import parse_contract, split_plan
 from tests.marks import NEEDS_NVCC
+from tests.recording_worker import RecordingWorker
 from tests.sparse_mla_source import merge_dispatch
 
 REPO = Path(__file__).resolve().parents[2]
@@ -175,6 +176,90 @@ def test_a_run_notes_every_gpu_it_built_for_so_that_export_builds_as_it_timed(tm
     set_build_target(run, BuildTarget((132,)))
     set_build_target(run, BuildTarget((114,)))  # resumed on another card
     assert build_target_of(read_config(run)) == BuildTarget((114, 132))
+
+
+class _H200Worker(RecordingWorker):
+    """The real worker (on this machine's CPU, where a CUDA kernel is built but not run), with the
+    build target a run's pool gives on an H200."""
+
+    build_target = BuildTarget((132,))
+
+
+def test_each_row_notes_the_gpus_its_genome_was_built_for(tmp_path):
+    from engine.loop import EvolveLoop
+    from engine.run_folder import open_run
+    from engine.store.reader import read_records
+    from engine.store.writer import ResultsWriter
+    from engine.strategies import Proposal, make_strategy
+
+    run = tmp_path / "run"
+    config = open_run(run, TEMPLATE, "random", 1, resume=False)
+    runner = _H200Worker(tmp_path / "kernels", tmp_path / "worker.log", device="cpu", timeout_s=120)
+    try:
+        loop = EvolveLoop(TEMPLATE, SPACE, make_strategy("random", SPACE, 1), runner,
+                          ResultsWriter(run, config.run_id), 2, cpu_rows=True)
+        loop.attempt_batch([Proposal(params_of(GENOMES["bf16 pairs i8"]), "test"),
+                            Proposal({**params_of(GENOMES["bf16 pairs i8"]), "THREADS": 7}, "test")])
+    finally:
+        runner.stop()
+    invalid, built = read_records(run)  # refused before anything was sent
+    assert built["build_sm_counts"] == [132] and invalid["status"] == "invalid_genome"
+    assert invalid["build_sm_counts"] is None  # nothing rendered, nothing built
+    (request,) = runner.requests
+    assert request["source"] == TEMPLATE.render(params_of(GENOMES["bf16 pairs i8"]), target=BuildTarget((132,)))
+
+
+def test_export_builds_each_kernel_for_the_gpus_its_row_names_and_older_rows_for_the_runs():
+    from engine.export import timed_target
+
+    run_target = BuildTarget((114, 132))  # a run resumed on another card notes both
+    assert timed_target({"run_build_sm_counts": [132]}, run_target) == BuildTarget((132,))
+    assert timed_target({}, run_target) == run_target  # a row from before schema 8
+    assert timed_target({}, None) is None
+
+
+@NEEDS_NVCC
+def test_a_run_resumed_on_another_gpu_exports_its_earlier_winners_as_they_were_built(builds, tmp_path):
+    """The first session ran on an H200, a resumed one on a 114-SM H100: run.json notes both, and
+    the H200's winner is built again for the H200 alone, so its figures match the run's with no
+    note (built for both, it would carry more entries and more code)."""
+    import io
+
+    from engine.export import export
+    from engine.genome import Genome
+    from engine.run_folder import open_run, set_build_target
+    from engine.store.reader import read_records
+    from engine.store.writer import ResultsWriter
+
+    sources = builds[1]
+    run = tmp_path / "run"
+    config = open_run(run, TEMPLATE, "tpe", 1, resume=False)
+    set_build_target(run, BuildTarget((132,)))
+    set_build_target(run, BuildTarget((114,)))
+    (run / "cubins").mkdir()
+    recorded = read_records(REPO / "docs" / "runs" / "h200-cuda15-20261205")
+    template_row = next(r for r in recorded if r["operator"] == "default")
+    rows = []
+    for i, (genes, factor, operator) in enumerate([({}, 1.0, "default"), (GENOMES["bf16 pairs i8"], 0.7, "tpe")]):
+        params = params_of(genes)
+        timed = TEMPLATE.render(params, target=BuildTarget((132,)))
+        totals = compile_cuda(timed, run / "cubins").totals()
+        genome = Genome.make(SPACE, params, TEMPLATE.content_hash)
+        row = {k: v for k, v in template_row.items() if k not in ("schema_version", "run_id", "created_at")}
+        row.update(attempt=i, genome_id=genome.genome_id, params_json=genome.params_json, operator=operator,
+                   template=str(TEMPLATE.path), template_hash=TEMPLATE.content_hash, build_sm_counts=[132],
+                   workloads=[{**w, "median_us": w["median_us"] * factor, "iqr_us": w["median_us"] * 0.002}
+                              for w in template_row["workloads"]], **totals)
+        rows.append(row)
+    ResultsWriter(run, config.run_id).append(rows)
+    winner = rows[1]["genome_id"]
+    both = TEMPLATE.render(params_of(GENOMES["bf16 pairs i8"]), target=BuildTarget((114, 132)))
+    assert both != sources["h200"]  # the H100's split counts add entries: the run's union is not its build
+    table = export(run, tmp_path / "export", io.StringIO())
+    kernel = table["kernels"][winner]
+    assert kernel["run_build_sm_counts"] == [132]
+    assert "note" not in kernel, kernel["note"]
+    assert kernel["resources"] == {k: rows[1][k] for k in kernel["resources"]}
 
 
 def test_a_problem_that_refuses_the_genomes_arguments_leaves_the_build_whole():

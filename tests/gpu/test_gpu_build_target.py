@@ -43,6 +43,7 @@ def test_a_cuda_run_builds_for_its_gpu_and_exports_the_whole_build_checked_again
     genomes = [r for r in read_records(run) if r["kind"] == "genome"]
     assert {json.loads(r["params_json"])["KV_FORMAT"] for r in genomes} == {"bf16", "fp8_656"}
     assert all(r["status"] == "ok" for r in genomes), [r["error"] for r in genomes]
+    assert all(r["build_sm_counts"] == [sms] for r in genomes)  # each row names what it was built for
     # what the worker built: only the entries of the counts the problem's calls pick on this GPU
     built = {path.read_text() for path in (run / "cubins").rglob("kernel.cu")}
     for source in built:

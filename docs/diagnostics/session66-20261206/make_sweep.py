@@ -2,7 +2,8 @@
 VALUE_ISSUE x PAIRING x FIRST_GATHER) on the bars' bf16 and FP8-656 genomes (i8 partials, the
 siblings' merge, PDL), with each base genome timed three times (first, middle, last) to bound the
 call's drift. Sixty-sixth session; run: python3 docs/diagnostics/session66-20261206/make_sweep.py"""
-import itertools, json
+import itertools
+import json
 from pathlib import Path
 
 here = Path(__file__).parent
