@@ -4,6 +4,7 @@ the last call's CTAs one by one, three replays); no GPU. Sixty-sixth session; ru
 repository root: python3 docs/diagnostics/session66-20261206/lateness.py"""
 import json
 import math
+import random
 import statistics as st
 from pathlib import Path
 
@@ -65,8 +66,6 @@ def group_end(starts: list[float], shared: bool, tiles: int = 64, tile_us: float
         heapq.heappush(heap, (now + tile_us * rng.gauss(1, 0.03), i))
     return end
 
-
-import random  # noqa: E402  (the simulation's own)
 
 rng = random.Random(1)
 for sd in (0.2, 0.28, 0.35):  # the starts' spread; the recorded first rows' spread is about 0.28 us
