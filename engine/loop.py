@@ -237,9 +237,10 @@ class EvolveLoop:
         return self.template.render(genome.params, genome.code, target=getattr(self.runner, "build_target", None))
 
     def _built_for(self, genome: Genome | None) -> list[int] | None:
-        """The SM counts a genome's source was rendered for (its row's build_sm_counts), or None
-        where it is the whole build: export rebuilds each winner as its own row says, even when a
-        resumed run built later genomes for other GPUs."""
+        """The SM counts of the GPUs a genome's source was rendered for (its row's build_sm_counts;
+        the problem may still give a genome no build variables, and it is then built whole), or
+        None without a target or build variables: export rebuilds each winner for its own row's
+        GPUs, even when a resumed run built later genomes for other ones."""
         target = getattr(self.runner, "build_target", None)
         return list(target.sm_counts) if genome and target is not None and self.template.build_variables else None
 

@@ -57,13 +57,12 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
              fixed: dict | None = None, e2e: bool | None = None) -> RunConfig:
     """Create the folder of a new run, or check that an existing one may be resumed (``e2e``
     None there: as the run was made)."""
-    config_path = run_dir / "run.json"
     if not resume:
         if run_dir.exists() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
         run_dir.mkdir(parents=True, exist_ok=True)
         config = new_config(run_dir, template, strategy, seed, fixed or {}, bool(e2e))
-        config_path.write_text(json.dumps(asdict(config), indent=2) + "\n")
+        write_config(run_dir, config)
         write_snapshot(run_dir, template)
         return config
     config = read_config(run_dir)
@@ -84,11 +83,16 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     return config
 
 
+def write_config(run_dir: Path, config: RunConfig) -> None:
+    """``run.json``: the run's config, whole (read back by ``read_config``)."""
+    (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+
+
 def set_e2e(run_dir: Path, e2e: bool) -> RunConfig:
     """A new run's config with the decode layer on or off, written before its first row: `evolve`
     settles the default only once its workers say where genomes run."""
     config = replace(read_config(run_dir), e2e=e2e)
-    (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    write_config(run_dir, config)
     return config
 
 
@@ -102,7 +106,7 @@ def set_build_target(run_dir: Path, target: BuildTarget | None) -> RunConfig:
     counts = sorted(set(config.build_sm_counts) | set(target.sm_counts))
     if counts != config.build_sm_counts:
         config = replace(config, build_sm_counts=counts)
-        (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+        write_config(run_dir, config)
     return config
 
 

@@ -15,7 +15,7 @@ SCHEMA_VERSION = 8
 # v5 (2026-12-05): code_json, the code regions an LLM rewrote (null: the template's own code).
 # v6 (2026-12-05): e2e and e2e_s, the kernel inside the decode layer (null: not asked for).
 # v7 (2026-12-06): code_bytes, the size of the machine code (null: not built by nvcc).
-# v8 (2026-12-06): build_sm_counts, the GPUs (by SM count) the genome's source was built for.
+# v8 (2026-12-06): build_sm_counts, the GPUs (by SM count) the genome's source was rendered for.
 # The reader upgrades older parts by adding the new fields as nulls.
 
 WORKLOAD = pa.struct([
@@ -68,8 +68,8 @@ SCHEMA = pa.schema([
     ("spill_bytes", pa.int64()),        # spill stores + loads
     ("code_bytes", pa.int64()),         # machine code, from the cubin (the instruction caches hold it)
     ("compiler_notes", pa.list_(pa.string())),  # nvcc warnings, ptxas advisories; null: not built by nvcc
-    ("build_sm_counts", pa.list_(pa.int32())),  # the source rendered for GPUs of these SM counts (its build
-                                                # variables); null: the whole build (no CUDA GPU, older rows)
+    ("build_sm_counts", pa.list_(pa.int32())),  # the run's GPUs (SM counts) the genome was rendered for, its
+                                                # build variables (if any) taken there; null: rendered whole
     ("eval_s", pa.float64()),           # wall time of the whole evaluation, seen by the driver
     ("device_index", pa.int32()),       # which GPU of the host (CUDA ordinal); null on the CPU
     ("cpu_row", pa.bool_()),            # interpreter timings: never to be compared with GPU rows
