@@ -19,30 +19,6 @@ def corr(a, b):
         sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
 
 
-for variant, shapes in json.loads(TIMELINE.read_text()).items():
-    replays = []
-    for replay in shapes["b8_ctx128k"]:
-        # blockIdx (x: head block, y: split, z: token), then the events in us; each from its CTA's release
-        replays.append({tuple(c[:3]): {e: c[3 + i] - c[3 + EVENTS.index("released")] for i, e in enumerate(EVENTS)}
-                        for c in replay["last_call_ctas"]})
-    keys = sorted(replays[0])
-    for event in ("first_tile_in", "arrived"):
-        series = [[r[k][event] for k in keys] for r in replays]
-        print(f"{variant}, {event}: {min(series[0]):.2f}-{max(series[0]):.2f} us after the release; the same "
-              f"CTA across replays correlates {corr(series[0], series[1]):.2f} and {corr(series[1], series[2]):.2f}")
-        for axis, name in ((1, "split"), (2, "token"), (0, "head block")):
-            means = {}
-            for k in keys:
-                means.setdefault(k[axis], []).append(replays[1][k][event])
-            print(f"  mean by {name}: " + " ".join(f"{st.mean(v):.2f}" for _, v in sorted(means.items())))
-    groups = {}
-    for k in keys:
-        groups.setdefault((k[0], k[2]), []).append(replays[1][k])
-    for event in ("first_tile_in", "arrived"):
-        gaps = [max(x[event] for x in g) - st.mean(x[event] for x in g) for g in groups.values()]
-        print(f"  a group's last {event} after its mean: median {st.median(gaps):.2f} us, most {max(gaps):.2f}")
-
-
 def group_end(starts: list[float], shared: bool, tiles: int = 64, tile_us: float = 0.8, rng=None) -> float:
     """When a group of siblings that start at ``starts`` ends its ``tiles`` tiles: each sibling its
     equal share (today), or (``shared``) each takes the group's next tile whenever it finishes one,
@@ -65,6 +41,30 @@ def group_end(starts: list[float], shared: bool, tiles: int = 64, tile_us: float
             claimed += 1
         heapq.heappush(heap, (now + tile_us * rng.gauss(1, 0.03), i))
     return end
+
+
+for variant, shapes in json.loads(TIMELINE.read_text()).items():
+    replays = []
+    for replay in shapes["b8_ctx128k"]:
+        # blockIdx (x: head block, y: split, z: token), then the events in us; each from its CTA's release
+        replays.append({tuple(c[:3]): {e: c[3 + i] - c[3 + EVENTS.index("released")] for i, e in enumerate(EVENTS)}
+                        for c in replay["last_call_ctas"]})
+    keys = sorted(replays[0])
+    for event in ("first_tile_in", "arrived"):
+        series = [[r[k][event] for k in keys] for r in replays]
+        print(f"{variant}, {event}: {min(series[0]):.2f}-{max(series[0]):.2f} us after the release; the same "
+              f"CTA across replays correlates {corr(series[0], series[1]):.2f} and {corr(series[1], series[2]):.2f}")
+        for axis, name in ((1, "split"), (2, "token"), (0, "head block")):
+            means = {}
+            for k in keys:
+                means.setdefault(k[axis], []).append(replays[1][k][event])
+            print(f"  mean by {name}: " + " ".join(f"{st.mean(v):.2f}" for _, v in sorted(means.items())))
+    groups = {}
+    for k in keys:
+        groups.setdefault((k[0], k[2]), []).append(replays[1][k])
+    for event in ("first_tile_in", "arrived"):
+        gaps = [max(x[event] for x in g) - st.mean(x[event] for x in g) for g in groups.values()]
+        print(f"  a group's last {event} after its mean: median {st.median(gaps):.2f} us, most {max(gaps):.2f}")
 
 
 rng = random.Random(1)
