@@ -6,10 +6,12 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Sequence
 
@@ -56,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev = sub.add_parser("evolve", help="search a template's space; every attempt becomes a Parquet row")
     ev.add_argument("template", type=Path)
     ev.add_argument("--budget", type=_positive, default=150, help="genome evaluations (default 150)")
+    ev.add_argument("--time-limit", type=_duration, metavar="DURATION",
+                    help="ask for no more genomes once this long has passed since the command started, "
+                         "e.g. 90m, 2h, 3600s (a bare number is seconds); genomes already asked for (the batch "
+                         "being timed, and with --ask-ahead the next, being built) finish and are recorded, and "
+                         "--resume continues the run (the PyTorch path and the default genomes, every run's "
+                         "baselines, always run)")
     ev.add_argument("--strategy", choices=sorted([*STRATEGIES, "llm"]), default="tpe",
                     help="default tpe: fewest evaluations to near the best in the recorded H200 sweep; "
                          "llm: an OpenAI-compatible endpoint proposes (see the --llm-* options)")
@@ -212,6 +220,18 @@ def _sm_counts(text: str) -> tuple[int, ...]:
     return tuple(sorted(set(counts)))
 
 
+_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*([smh]?)")
+
+
+def _duration(text: str) -> float:
+    m = _DURATION.fullmatch(text.strip())
+    seconds = float(m.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[m.group(2)] if m else 0.0
+    if seconds <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive duration such as 90m, 2h or 3600s "
+                                         "(a bare number is seconds)")
+    return seconds
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -330,6 +350,8 @@ def _attach_compile_ahead(runner: RunnerPool, workers: int, gpus, workdir: Path,
 
 
 def cmd_evolve(args) -> int:
+    # the limit counts from the command's start: the workers' start and the baselines count too
+    deadline = time.monotonic() + args.time_limit if args.time_limit else None
     template, space = _load(args.template)
     if args.resume and args.out is None:
         raise UserError("--resume needs --out naming the run folder to continue")
@@ -355,7 +377,7 @@ def cmd_evolve(args) -> int:
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
     try:
         with run_lock(run_dir):
-            return _evolve(args, template, space, run_dir, config, objectives)
+            return _evolve(args, template, space, run_dir, config, objectives, deadline)
     except UserError:
         # refused before its first attempt (a storage or a worker that cannot start): a new run
         # leaves no folder behind; a resumed one, or one with rows, stays as it is
@@ -369,7 +391,8 @@ def _require_layer(objectives: list[str], config) -> None:
         raise UserError("--objectives e2e: the run times no decode layer; pass --e2e")
 
 
-def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str]) -> int:
+def _evolve(args, template: Template, space, run_dir: Path, config, objectives: list[str],
+            deadline: float | None) -> int:
     # settled now, unless the default may still turn the layer on once the workers say where genomes
     # run (below): a new run, no --no-e2e, and maybe a GPU
     settled = args.e2e is False or args.resume or args.device == "cpu"
@@ -411,7 +434,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
                     if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
                           args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives,
-                          e2e=config.e2e, ask_ahead=args.ask_ahead)
+                          e2e=config.e2e, ask_ahead=args.ask_ahead, deadline=deadline)
         loop.restore(records)
         loop.run()
         if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time

@@ -54,11 +54,13 @@ class EvolveLoop:
                  writer: ResultsWriter, budget: int, cpu_rows: bool,
                  progress: TextIO = sys.stderr, clock: Callable[[], float] = time.monotonic,
                  integrity: HarnessIntegrity | None = None, injector: FaultInjector | None = None,
-                 objectives: tuple[str, ...] = ("score",), e2e: bool = False, ask_ahead: bool = True):
+                 objectives: tuple[str, ...] = ("score",), e2e: bool = False, ask_ahead: bool = True,
+                 deadline: float | None = None):
         self.template, self.space, self.strategy = template, space, strategy
         self.objectives = objectives
         self.e2e = e2e  # each genome (and the reference path) also inside the decode layer
         self.ask_ahead = ask_ahead  # where the strategy and the runner allow it (run)
+        self.deadline = deadline  # on `clock`: no batch of the search starts after it (run)
         self.integrity = integrity
         self.injector = injector
         self.runner, self.writer, self.budget = runner, writer, budget
@@ -105,13 +107,20 @@ class EvolveLoop:
         idle_rounds = 0
         ahead: list[Proposal] | None = None
         while self.state.attempts < self.budget:
+            out_of_time = self.deadline is not None and self.clock() >= self.deadline
+            if out_of_time and ahead is None:
+                self._say(f"stopping: the time limit passed after {self.state.attempts} of {self.budget} "
+                          "genome attempts; --resume continues the run")
+                break
             if ahead is None:
                 asked = self.strategy.ask(min(width, self.budget - self.state.attempts))
                 if ask_ahead:
                     self._prebuild(asked)
             else:  # asked while the batch before was timed, and its builds started then
                 asked, ahead = ahead, None
-            if ask_ahead:
+            if ask_ahead and not out_of_time:
+                # past the limit, a batch already asked (its builds under way) is still evaluated:
+                # every genome a strategy proposed is told, as at the budget's end
                 left = self.budget - self.state.attempts - len(asked)
                 if left > 0:
                     ahead = self.strategy.ask(min(width, left))

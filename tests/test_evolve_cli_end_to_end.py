@@ -79,3 +79,19 @@ def test_a_sweep_of_a_slice_stays_in_it_across_resume(tmp_path):
     genomes = [json.loads(r["params_json"]) for r in read_records(out) if r["kind"] == "genome"]
     assert len(genomes) == 2 and len({json.dumps(g, sort_keys=True) for g in genomes}) == 2
     assert all(g["BLOCK_H"] == 32 and g["NUM_WARPS"] == 8 for g in genomes)
+
+
+def test_a_run_out_of_time_keeps_its_baselines_and_resume_continues_it(tmp_path):
+    out = tmp_path / "run"
+    small = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+    # a limit that has passed before the first genome of the search could be asked for
+    first = engine("evolve", small, "--budget", "4", "--time-limit", "0.001s", "--device", "cpu",
+                   "--out", str(out), "--seed", "2")
+    assert first.returncode == 0, first.stderr
+    assert "stopping: the time limit passed after 1 of 4 genome attempts; --resume continues the run" in first.stderr
+    assert [(r["kind"], r["operator"]) for r in read_records(out)] == [("reference", "reference"), ("genome", "default")]
+    resumed = engine("evolve", small, "--budget", "4", "--device", "cpu", "--out", str(out), "--seed", "2",
+                     "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    genomes = [r for r in read_records(out) if r["kind"] == "genome"]
+    assert len(genomes) == 4 and len({r["genome_id"] for r in genomes}) == 4

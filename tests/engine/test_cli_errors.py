@@ -253,6 +253,14 @@ def test_evolve_budget_zero():
     assert_user_error(proc, "--budget", "at least 1")
 
 
+@pytest.mark.parametrize("limit", ["0", "-5m", "2x", "h", "1h30m"])
+def test_evolve_time_limit_that_is_no_positive_duration_is_named(limit, tmp_path):
+    out = tmp_path / "run"
+    proc = run_cli("evolve", REAL_TEMPLATE, f"--time-limit={limit}", "--out", out)
+    assert_user_error(proc, "--time-limit", repr(limit), "90m")
+    assert_no_run_folder(out)
+
+
 def test_evolve_unknown_strategy():
     proc = run_cli("evolve", REAL_TEMPLATE, "--strategy", "annealing")
     assert_user_error(proc, "--strategy", "annealing")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,47 @@ def test_a_strategy_that_asks_ahead_gets_its_next_batch_built_while_this_one_is_
     else:  # --no-ask-ahead: every batch told before the next is asked
         assert all(not (a.startswith("ask") and b.startswith("ask")) for a, b in zip(calls, calls[1:])), calls
         assert len(fresh) == 4
+
+
+def test_a_time_limit_passed_while_a_batch_is_timed_lets_the_batch_asked_ahead_finish_and_asks_no_more(tmp_path):
+    import io
+
+    from engine.strategies.random_search import RandomSearch
+    from evaluators.pool import CompileAhead, RunnerPool
+
+    template = load_template(SMALL)
+    space = template.load_space()
+    now = [0.0]  # the loop's clock; the limit (1.0) passes when the first batch of the search is told
+    asked: list[dict] = []
+
+    class Timed(RandomSearch):
+        def ask(self, n):
+            batch = super().ask(n)
+            asked.extend(p.params for p in batch)
+            return batch
+
+        def tell(self, results):
+            if asked:  # not the default's tell, which comes before any ask
+                now[0] = 2.0
+
+    ahead = CompileAhead([WorkerRunner(tmp_path / "c", tmp_path / "c0.log", device="cpu", timeout_s=120)])
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)], lookahead=2)
+    run_dir = tmp_path / "run"
+    config = open_run(run_dir, template, "random", 5, False)
+    progress = io.StringIO()
+    try:
+        pool.start()
+        pool.attach(ahead)
+        EvolveLoop(template, space, Timed(space, 5), pool, ResultsWriter(run_dir, config.run_id), 8, cpu_rows=True,
+                   progress=progress, clock=lambda: now[0], deadline=1.0).run()
+    finally:
+        pool.stop()
+    searched = [r for r in read_records(run_dir) if r["kind"] == "genome" and r["operator"] != "default"]
+    # two batches of two were asked (the second while the first was timed); both were evaluated
+    # and none after them, although the budget had room for four more
+    assert len(asked) == 4
+    def key(params):
+        return json.dumps(params, sort_keys=True)
+
+    assert sorted(key(json.loads(r["params_json"])) for r in searched) == sorted(map(key, asked))
+    assert "stopping: the time limit passed after 5 of 8 genome attempts" in progress.getvalue()

@@ -12,7 +12,8 @@ import re
 import sys
 
 LOOP_MIN_BYTES = 1024
-rows = list(csv.reader(gzip.open(sys.argv[1], "rt")))
+with gzip.open(sys.argv[1], "rt") as f:
+    rows = list(csv.reader(f))
 header, lines = rows[1], rows[2:]  # rows[0] names the kernel
 col = {name: i for i, name in enumerate(header)}
 reasons = [h for h in header if h.startswith("stall_") and "Not Issued" not in h]
