@@ -336,8 +336,7 @@ def timed_target(kernel: Mapping[str, Any], run_target: BuildTarget | None) -> B
     """The GPUs a kernel's timed build was for: its row's (schema 8 on), else the run's as run.json
     notes them (older rows; a run resumed on other GPUs notes them all, which may not be this
     kernel's), else None (built whole)."""
-    counts = kernel.get("run_build_sm_counts")
-    return BuildTarget(tuple(counts)) if counts else run_target
+    return BuildTarget.of_counts(kernel.get("run_build_sm_counts")) or run_target
 
 
 def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,

@@ -112,7 +112,7 @@ def set_build_target(run_dir: Path, target: BuildTarget | None) -> RunConfig:
 
 def build_target_of(config: RunConfig) -> BuildTarget | None:
     """The target a run's builds were for, as ``set_build_target`` noted it (None: built whole)."""
-    return BuildTarget(tuple(config.build_sm_counts)) if config.build_sm_counts else None
+    return BuildTarget.of_counts(config.build_sm_counts)
 
 
 def _fix_text(fixed: dict) -> str:

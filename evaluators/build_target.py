@@ -30,6 +30,12 @@ class BuildTarget:
             return None
         return cls(tuple(sorted({int(env["sm_count"]) for env in envs})))
 
+    @classmethod
+    def of_counts(cls, sm_counts: Sequence[int] | None) -> BuildTarget | None:
+        """The target noted as its SM counts (run.json's, a row's), or None where none are noted:
+        built whole."""
+        return cls(tuple(sm_counts)) if sm_counts else None
+
     def variables(self, problem: str, problem_kwargs: Mapping[str, Any], language: str, source: str) -> dict:
         """The build variables ``problem`` (with its arguments) gives a genome of full render
         ``source``; none where the problem has none, or refuses those arguments (the genome is then
