@@ -35,6 +35,13 @@ MAX_SIBLING_SPLITS = 32
 SM90_BLOCKS, SM90_THREADS, SM90_SHARED, SM90_BLOCK_RESERVED = 32, 2048, 233472, 1024
 
 
+# The split kernel's parameters, in the order the launcher passes them (a template names them as
+# it likes; the fire drill, engine/faults_cuda.py, finds them by position). A tensor map of q
+# follows when the launch line says q_tma.
+SPLIT_PARAMS = ("q", "kv_cache", "indices", "out", "lse", "part_out", "part_lse", "arrivals",
+                "heads", "topk", "num_splits", "rows_per_split", "scale_log2")
+
+
 class ContractError(ValueError):
     """The rendered source lacks a usable launch line."""
 
@@ -113,6 +120,20 @@ def parse_contract(source: str) -> LaunchContract:
     if not (contract.num_splits == "auto" or (isinstance(contract.num_splits, int) and contract.num_splits >= 1)):
         raise ContractError(f"kernel-genome-launch: num_splits {contract.num_splits!r}")
     return dataclasses.replace(contract, split_kernels=_split_kernels(contract.split_kernels))
+
+
+def split_kernel_names(contract: LaunchContract) -> tuple[str, ...]:
+    """Every split-kernel entry the launcher may launch: the one for any count, and one a count."""
+    return (contract.split_kernel, *(name for _, name in contract.split_kernels))
+
+
+def with_launch_fields(source: str, **fields) -> str:
+    """The source with these fields of its launch line replaced (the others kept as written)."""
+    m = _CONTRACT.search(source)
+    if not m:
+        raise ContractError("the rendered CUDA source has no '// kernel-genome-launch: {...}' line")
+    line = {**json.loads(m.group(1)), **fields}
+    return source[:m.start(1)] + json.dumps(line) + source[m.end(1):]
 
 
 def _split_kernels(entries) -> tuple:
@@ -221,7 +242,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
     def resident_ctas() -> int:
         """CTAs of the split kernel the device holds at once, for the entry that holds fewest (asked
         once): a cooperative launch of one wave must fit whichever entry its count picks."""
-        names = {contract.split_kernel, *(name for _, name in contract.split_kernels)}
+        names = set(split_kernel_names(contract))
         return sm_count * min(module.max_active_blocks(name, contract.threads, contract.smem_bytes) for name in names)
 
     def sibling_counts(groups: int, device):
@@ -268,11 +289,14 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                 arrivals = sibling_counts(batch * n_hb, q.device)
             else:
                 arrivals = part_lse
+        arguments = {"q": q.data_ptr(), "kv_cache": kv_cache.data_ptr(), "indices": indices.data_ptr(),
+                     "out": out.data_ptr(), "lse": lse.data_ptr(), "part_out": part_out.data_ptr(),
+                     "part_lse": part_lse.data_ptr(), "arrivals": arrivals.data_ptr(), "heads": np.int32(heads),
+                     "topk": np.int32(topk), "num_splits": np.int32(splits), "rows_per_split": np.int32(rows),
+                     "scale_log2": np.float32(sm_scale * LOG2E)}
         module.launch(contract.split_kernel_for(splits), split_grid(contract, heads, splits, batch), contract.threads,
-                      contract.smem_bytes,
-                      *(t.data_ptr() for t in (q, kv_cache, indices, out, lse, part_out, part_lse, arrivals)),
-                      np.int32(heads), np.int32(topk), np.int32(splits), np.int32(rows),
-                      np.float32(sm_scale * LOG2E), *query_map_arguments(contract, q),
+                      contract.smem_bytes, *(arguments[name] for name in SPLIT_PARAMS),
+                      *query_map_arguments(contract, q),
                       cluster=(1, splits, 1) if cluster else None, pdl=contract.pdl,
                       # siblings wait for each other: the grid starts only once all are resident
                       cooperative=waits and splits > 1)

@@ -39,8 +39,8 @@ FORBIDDEN = [
 def static_check_cuda(source: str) -> None:
     """Raise ``Rejection`` (rejected_static) naming the line of the first thing a CUDA kernel
     template must not do."""
-    code = _blank(source, strings=True)
-    with_strings = _blank(source, strings=False)
+    code = blank_comments(source, strings=True)
+    with_strings = blank_comments(source, strings=False)
     for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', source, re.MULTILINE):
         header = m.group(1).strip()
         if header not in CUDA_HEADERS and not header.startswith(HEADER_PREFIXES):
@@ -77,7 +77,7 @@ def _reject(source: str, offset: int, reason: str) -> Rejection:
     return Rejection(Status.REJECTED_STATIC, "static", f"line {line}: {reason}")
 
 
-def _blank(source: str, strings: bool) -> str:
+def blank_comments(source: str, strings: bool) -> str:
     """The source with comments (and, if ``strings``, string and character literals) replaced
     by spaces; newlines are kept, so offsets and line numbers still match."""
     def blank(m: re.Match) -> str:
