@@ -361,9 +361,6 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--compile-workers {args.compile_workers}: a count, 0 or more")
     if not 0.0 <= args.inject_faults <= 1.0:
         raise UserError(f"--inject-faults {args.inject_faults}: a rate between 0 and 1")
-    if args.inject_faults and template.language != "triton":
-        raise UserError(f"--inject-faults: the fault catalogue is written for Triton templates; "
-                        f"{args.template} is {template.language}")
     objectives = parse_objectives(args.objectives)
     _check_llm_args(args)
     numeric = _numeric_strategy(args)
@@ -430,7 +427,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         _require_layer(objectives, config)
         print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
               f"{len(records)} earlier rows)", file=sys.stderr)
-        injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda")
+        injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda", template.language)
                     if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
                           args.budget, cpu_rows, integrity=integrity, injector=injector, objectives=objectives,

@@ -1,8 +1,9 @@
 """Fault injection: the harness's own fire drill.
 
 ``evolve --inject-faults RATE`` evaluates, before a fraction of the genomes, an extra candidate
-made from that genome's rendered source with one deliberate fault appended (the entry point is
-replaced by a faulty one). Each such row has kind "injected" and its expected status in
+made from that genome's rendered source with one deliberate fault (Triton: appended, the entry
+point replaced by a faulty one; CUDA: engine/faults_cuda.py). Each such row has kind "injected"
+and its expected status in
 ``operator`` ("inject:crash->worker_crash|illegal_address"), so a run can be checked row by
 row; the honest genome is then evaluated as usual, so the search sees the same results as a run
 without faults.
@@ -21,6 +22,9 @@ class Fault:
     expected: tuple[str, ...]   # acceptable statuses
     body: str                   # Python appended to the rendered module
     devices: tuple[str, ...] = ("cpu", "cuda")  # where the fault can happen at all
+
+    def apply(self, source: str, entry: str) -> str:
+        return source + _wrap(entry, self.body)
 
 
 def _wrap(entry: str, body: str) -> str:
@@ -65,26 +69,34 @@ FAULTS = (
 )
 
 
-def faults_for(device_kind: str) -> tuple[Fault, ...]:
-    return tuple(f for f in FAULTS if device_kind in f.devices)
+def faults_for(device_kind: str, language: str = "triton") -> tuple:
+    """The faults of the language's catalogue that can happen on ``device_kind``."""
+    if language == "cuda":
+        from engine.faults_cuda import CUDA_FAULTS
+        catalogue = CUDA_FAULTS
+    else:
+        catalogue = FAULTS
+    return tuple(f for f in catalogue if device_kind in f.devices)
 
 
-def inject(source: str, entry: str, fault: Fault) -> str:
-    return source + _wrap(entry, fault.body)
+def inject(source: str, entry: str, fault) -> str:
+    return fault.apply(source, entry)
 
 
 class FaultInjector:
     """Faults at a steady rate: after n genomes, floor(n * rate + phase) faults have been drawn
     (0.1 over 300 genomes is 30, not a binomial count anywhere from 19 to 41), their kinds
     taken in shuffled rounds of the whole catalogue so that every kind turns up. The catalogue
-    is the faults ``device_kind`` ("cpu" or "cuda") can raise: a drill must never expect a
-    status the device cannot produce."""
+    is the template language's faults that ``device_kind`` ("cpu" or "cuda") can raise: a drill
+    must never expect a status the device cannot produce."""
 
-    def __init__(self, rate: float, seed: int, device_kind: str):
+    def __init__(self, rate: float, seed: int, device_kind: str, language: str = "triton"):
         if not 0.0 <= rate <= 1.0:
             raise ValueError(f"--inject-faults must be a rate between 0 and 1, not {rate}")
         self.rate = rate
-        self.catalogue = faults_for(device_kind)
+        self.catalogue = faults_for(device_kind, language)
+        if not self.catalogue:
+            raise ValueError(f"no fault of the {language} catalogue can happen on {device_kind}")
         self.rng = random.Random(seed ^ 0x5EED)
         self._phase = self.rng.random()
         self._genomes = 0
@@ -103,7 +115,7 @@ class FaultInjector:
         return self._round.pop()
 
 
-def operator_label(fault: Fault) -> str:
+def operator_label(fault) -> str:
     return f"inject:{fault.name}->{'|'.join(fault.expected)}"
 
 

@@ -198,7 +198,13 @@ class EvolveLoop:
         if job.fault is not None:
             # A deliberately broken copy of this genome's kernel: its own row, outside the
             # budget, never told to the strategy.
-            job.injected = self._request(inject(source, self.template.entry, job.fault), params=genome.params)
+            try:
+                faulty = inject(source, self.template.entry, job.fault)
+            except ValueError as exc:  # a CUDA source without the kernels its launch line names:
+                self._say(f"[inject] {job.fault.name}: not drawn for this genome ({exc})")  # its own row says why
+                job.fault = None
+                return job
+            job.injected = self._request(faulty, params=genome.params)
         return job
 
     def _record_injected(self, job: "_Job", outcome: dict[str, Any]) -> None:
