@@ -107,3 +107,41 @@ def test_a_drill_on_a_cuda_gpu_draws_every_cuda_fault_and_none_without_one():
     assert faults_for("cuda", "triton") != faults_for("cuda", "cuda")
     with pytest.raises(ValueError, match="cuda catalogue can happen on cpu"):
         FaultInjector(0.1, 0, "cpu", "cuda")
+
+
+@NEEDS_NVCC
+def test_a_fault_that_cannot_be_put_into_a_genome_is_skipped_with_a_line_and_the_run_goes_on(tmp_path):
+    """The build fixture's kernels have no launch line: only a preamble fault (a header) can go
+    into them. The loop (the real worker, on this machine's CPU: nvcc builds, nothing runs) says so
+    for each of the others, keeps no row for it, and records every genome."""
+    import io
+
+    from engine.loop import EvolveLoop
+    from engine.run_folder import open_run
+    from engine.store.reader import read_records
+    from engine.store.writer import ResultsWriter
+    from engine.strategies import make_strategy
+    from evaluators.runner import WorkerRunner
+
+    template = load_template(REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2")
+    space = template.load_space()
+    run = tmp_path / "run"
+    config = open_run(run, template, "random", 1, resume=False)
+    said = io.StringIO()
+    runner = WorkerRunner(tmp_path / "kernels", tmp_path / "worker.log", device="cpu", timeout_s=120)
+    try:
+        loop = EvolveLoop(template, space, make_strategy("random", space, 2), runner, ResultsWriter(run, config.run_id),
+                          len(CUDA_FAULTS), cpu_rows=True, progress=said,
+                          injector=FaultInjector(1.0, 3, "cuda", "cuda"))  # a whole round: each fault once
+        loop.run()
+    finally:
+        runner.stop()
+    rows = read_records(run)
+    injected = [r for r in rows if r["kind"] == "injected"]
+    assert [(r["operator"], r["status"]) for r in injected] == [("inject:static_cheat->rejected_static",
+                                                                 "rejected_static")]
+    skipped = re.findall(r"\[inject\] (\w+): not drawn for this genome \((.*)\)", said.getvalue())
+    assert sorted(name for name, _ in skipped) == sorted(f.name for f in CUDA_FAULTS if f.name != "static_cheat")
+    assert all("kernel-genome-launch" in why for _, why in skipped)
+    genomes = [r for r in rows if r["kind"] == "genome"]
+    assert len(genomes) == len(CUDA_FAULTS) and {r["stage"] for r in genomes} == {"compile"}  # built; no GPU
