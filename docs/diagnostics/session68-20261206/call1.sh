@@ -17,9 +17,10 @@ python3 -m engine evolve templates/sparse_mla.cu.j2 --budget 24 --seed 68 --inje
 echo "drill rc $? $(( $(date +%s) - t0 )) s" >> "$OUT/call1-machine.txt"
 python3 - results/drill-cuda-s68 >> "$OUT/call1-machine.txt" <<'PY'
 import sys
+from pathlib import Path
 from engine.faults import expected_statuses
 from engine.store.reader import read_records
-rows = read_records(sys.argv[1])
+rows = read_records(Path(sys.argv[1]))
 for r in rows:
     if r["kind"] == "injected":
         ok = r["status"] in expected_statuses(r["operator"])
