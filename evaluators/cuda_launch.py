@@ -175,7 +175,8 @@ class CubinModule:
         try:
             return int(kernel.occupancy.max_active_clusters(config, stream=stream))
         except Exception as exc:
-            raise LaunchError(f"occupancy of a launch of {name} in clusters of {cluster}: {type(exc).__name__}: {exc}") from exc
+            raise LaunchError(f"occupancy of a launch of {name} in clusters of {cluster}: "
+                              f"{type(exc).__name__}: {exc}") from exc
 
     def max_active_blocks(self, name: str, block: int, smem: int) -> int:
         """How many CTAs of this kernel one SM holds at once (the driver's occupancy calculator)."""
@@ -183,7 +184,8 @@ class CubinModule:
         try:
             return int(kernel.occupancy.max_active_blocks_per_multiprocessor(block, smem))
         except Exception as exc:
-            raise LaunchError(f"occupancy of a launch of {name} with {block} threads and {smem} B: {type(exc).__name__}: {exc}") from exc
+            raise LaunchError(f"occupancy of a launch of {name} with {block} threads and {smem} B: "
+                              f"{type(exc).__name__}: {exc}") from exc
 
     def _stream(self, handle: int) -> Any:
         if handle not in self._streams:
