@@ -16,6 +16,11 @@ import random
 from dataclasses import dataclass
 
 
+class FaultError(ValueError):
+    """A fault cannot be put into this genome's source (a CUDA source without the kernels or the
+    launch line the fault goes into): the drill skips it for this genome."""
+
+
 @dataclass(frozen=True)
 class Fault:
     name: str

@@ -14,12 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evaluators.sparse_mla_cuda import SPLIT_PARAMS, parse_contract, split_kernel_names, with_launch_fields
+from engine.faults import FaultError
+from evaluators.sparse_mla_cuda import (SPLIT_PARAMS, ContractError, parse_contract, split_kernel_names,
+                                        with_launch_fields)
 from evaluators.static_cuda import blank_comments
-
-
-class FaultError(ValueError):
-    """The source has no split kernel a fault can be put into."""
 
 
 @dataclass(frozen=True)
@@ -33,10 +31,13 @@ class CudaFault:
     devices: tuple[str, ...] = ("cuda",)  # a CUDA template runs on a GPU only
 
     def apply(self, source: str, entry: str) -> str:  # entry unused: the launch line names the kernels
-        if self.statement:
-            source = _into_split_kernels(source, self.statement)
-        if self.launch:
-            source = with_launch_fields(source, **dict(self.launch))
+        try:
+            if self.statement:
+                source = _into_split_kernels(source, self.statement)
+            if self.launch:
+                source = with_launch_fields(source, **dict(self.launch))
+        except ContractError as exc:
+            raise FaultError(str(exc)) from exc
         return self.preamble + source
 
 

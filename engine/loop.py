@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, TextIO
 
 from engine.baselines import Baselines
-from engine.faults import FaultInjector, inject, operator_label
+from engine.faults import FaultError, FaultInjector, inject, operator_label
 from engine.genome import Genome, InvalidGenome, Space, canonical_json
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
@@ -200,8 +200,8 @@ class EvolveLoop:
             # budget, never told to the strategy.
             try:
                 faulty = inject(source, self.template.entry, job.fault)
-            except ValueError as exc:  # a CUDA source without the kernels its launch line names:
-                self._say(f"[inject] {job.fault.name}: not drawn for this genome ({exc})")  # its own row says why
+            except FaultError as exc:  # e.g. a CUDA source without the kernels its launch line names
+                self._say(f"[inject] {job.fault.name}: not drawn for this genome ({exc})")
                 job.fault = None
                 return job
             job.injected = self._request(faulty, params=genome.params)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.faults import FaultInjector, faults_for, inject
-from engine.faults_cuda import CUDA_FAULTS, FaultError
+from engine.faults import FaultError, FaultInjector, faults_for, inject
+from engine.faults_cuda import CUDA_FAULTS
 from engine.template import load_template
 from evaluators.cuda_compile import compile_cuda
 from evaluators.rejection import Rejection
