@@ -94,10 +94,15 @@ def partial_buffers(contract: LaunchContract, batch: int, splits: int, heads: in
             torch.empty(batch, splits, heads, device=device, dtype=torch.float32))
 
 
-def parse_contract(source: str) -> LaunchContract:
+def _launch_line(source: str) -> re.Match:
     m = _CONTRACT.search(source)
     if not m:
         raise ContractError("the rendered CUDA source has no '// kernel-genome-launch: {...}' line")
+    return m
+
+
+def parse_contract(source: str) -> LaunchContract:
+    m = _launch_line(source)
     try:
         fields = json.loads(m.group(1))
         contract = LaunchContract(**fields)
@@ -129,9 +134,7 @@ def split_kernel_names(contract: LaunchContract) -> tuple[str, ...]:
 
 def with_launch_fields(source: str, **fields) -> str:
     """The source with these fields of its launch line replaced (the others kept as written)."""
-    m = _CONTRACT.search(source)
-    if not m:
-        raise ContractError("the rendered CUDA source has no '// kernel-genome-launch: {...}' line")
+    m = _launch_line(source)
     line = {**json.loads(m.group(1)), **fields}
     return source[:m.start(1)] + json.dumps(line) + source[m.end(1):]
 
