@@ -229,8 +229,6 @@ def test_a_time_limit_passed_while_a_batch_is_timed_lets_the_batch_asked_ahead_f
     # two batches of two were asked (the second while the first was timed); both were evaluated
     # and none after them, although the budget had room for four more
     assert len(asked) == 4
-    def key(params):
-        return json.dumps(params, sort_keys=True)
-
-    assert sorted(key(json.loads(r["params_json"])) for r in searched) == sorted(map(key, asked))
+    assert (sorted(json.dumps(json.loads(r["params_json"]), sort_keys=True) for r in searched)
+            == sorted(json.dumps(params, sort_keys=True) for params in asked))
     assert "stopping: the time limit passed after 5 of 8 genome attempts" in progress.getvalue()
