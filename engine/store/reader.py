@@ -17,7 +17,8 @@ from engine.store.schema import SCHEMA, SCHEMA_VERSION
 COMPACTING = ".compacting"
 
 
-def read_table(run_dir: Path) -> pa.Table:
+def read_table(run_dir: Path | str) -> pa.Table:
+    run_dir = Path(run_dir)  # scripts pass the folder as they got it, a string
     if (run_dir / COMPACTING).is_dir():
         raise UserError(f"{run_dir}: a compaction stopped half-way; `python -m engine compact {run_dir}` "
                         f"finishes it (no row is lost)")
@@ -60,5 +61,5 @@ _UPGRADES = {
 }
 
 
-def read_records(run_dir: Path) -> list[dict[str, Any]]:
+def read_records(run_dir: Path | str) -> list[dict[str, Any]]:
     return read_table(run_dir).to_pylist()

@@ -47,6 +47,11 @@ def test_records_round_trip_through_parquet_with_every_field(tmp_path):
         assert isinstance(b["created_at"], dt.datetime)
 
 
+def test_a_run_folder_given_as_a_string_reads_as_its_path(tmp_path):
+    ResultsWriter(tmp_path, "r").append([row(0), row(1, "incorrect")])
+    assert [r["status"] for r in read_records(str(tmp_path))] == ["ok", "incorrect"]
+
+
 def test_each_append_is_a_new_part_and_earlier_parts_are_never_rewritten(tmp_path):
     writer = ResultsWriter(tmp_path, "r")
     first = writer.append([row(0)])
