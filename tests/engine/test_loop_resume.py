@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -60,6 +62,22 @@ def test_resume_continues_without_evaluating_any_genome_twice(resumed_run):
     assert sum(r["kind"] == "reference" for r in second) == 1
     assert second[:4] == first  # earlier rows untouched
     assert read_config(run_dir).template_hash == load_template(SMALL).content_hash
+
+
+def test_a_resume_with_a_budget_already_spent_says_so_and_adds_no_row(resumed_run, runner, tmp_path):
+    _, second, run_dir = resumed_run
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    template = load_template(SMALL)
+    space = template.load_space()
+    config = open_run(copy, template, "ga", 3, True)
+    progress = io.StringIO()
+    loop = EvolveLoop(template, space, make_strategy("ga", space, 3, {"pop_size": 3}), runner,
+                      ResultsWriter(copy, config.run_id), 4, cpu_rows=True, progress=progress)
+    loop.restore(read_records(copy))
+    loop.run()
+    assert read_records(copy) == second
+    assert "nothing to evaluate: the run has 6 genome attempts and --budget 4 counts them all" in progress.getvalue()
 
 
 def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(resumed_run):
