@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("evolve", help="search a template's space; every attempt becomes a Parquet row")
     ev.add_argument("template", type=Path)
-    ev.add_argument("--budget", type=_positive, default=150, help="genome evaluations in all, a resumed run's earlier ones included (default 150)")
+    ev.add_argument("--budget", type=_positive, default=150,
+                    help="genome evaluations in all, a resumed run's earlier ones included (default 150)")
     ev.add_argument("--time-limit", type=_duration, metavar="DURATION",
                     help="ask for no more genomes once this long has passed since the command started, "
                          "e.g. 90m, 2h, 3600s (a bare number is seconds); genomes already asked for (the batch "
