@@ -3,6 +3,7 @@
 Usage: python3 compare_drill.py CLEAN_RUN DRILL_RUN
 """
 
+import json
 import sys
 
 from engine.faults import expected_statuses
@@ -14,13 +15,16 @@ def genomes(rows):
 
 
 def best_per_workload(rows):
+    """(cache format, workload) -> (genome, median, IQR): each format is a problem of its own."""
     best = {}
     for r in genomes(rows):
         if r["status"] != "ok":
             continue
+        kv = json.loads(r["params_json"]).get("KV_FORMAT", "bf16")
         for w in r["workloads"]:
-            if w["name"] not in best or w["median_us"] < best[w["name"]][1]:
-                best[w["name"]] = (r["genome_id"], w["median_us"], w["iqr_us"])
+            key = (kv, w["name"])
+            if key not in best or w["median_us"] < best[key][1]:
+                best[key] = (r["genome_id"], w["median_us"], w["iqr_us"])
     return best
 
 
@@ -39,7 +43,7 @@ for r in injected:
     print(f"  {r['operator']:<60} {r['status']}")
 bc, bd = best_per_workload(clean_rows), best_per_workload(drill_rows)
 print("best genome per workload (clean | drill), median us (IQR):")
-for name in sorted(bc, key=lambda n: (int(n.split("_")[0][1:]), n)):
-    c, d = bc[name], bd.get(name, ("-", float("nan"), float("nan")))
+for key in sorted(bc, key=lambda k: (k[0], int(k[1].split("_")[0][1:]), k[1])):
+    c, d = bc[key], bd.get(key, ("-", float("nan"), float("nan")))
     mark = "same" if c[0] == d[0] else "DIFFERENT"
-    print(f"  {name:<14} {c[0]} {c[1]:8.1f} ({c[2]:.1f}) | {d[0]} {d[1]:8.1f} ({d[2]:.1f})  {mark}")
+    print(f"  {key[0]:<8} {key[1]:<14} {c[0]} {c[1]:8.1f} ({c[2]:.1f}) | {d[0]} {d[1]:8.1f} ({d[2]:.1f})  {mark}")
