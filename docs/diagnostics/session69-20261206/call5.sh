@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sixty-ninth session, call 5 (numbered so: the sixty-sixth session's call3.sh, which it runs,
 # writes call3- and call4- files), any card. On an H200: that call3.sh first (issue 4's
-# same-call table on the present text, then the bars' in-graph call once more). Then, on any card, as many of the CUDA template's GPU tests as the rest of the call's time allows
+# same-call table on the present text, then the bars' in-graph call once more). Then, on any
+# card, as many of the CUDA template's GPU tests as the rest of the call's time allows
 # (test_gpu_cuda_template.py last ran whole in the sixty-third session, before the sixty-fifth
 # session's build targets and the sixty-eighth's launcher arguments by SPLIT_PARAMS), stopped
 # with SIGINT so that pytest still prints what passed. From the repository root on the device,
