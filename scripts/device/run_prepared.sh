@@ -33,7 +33,8 @@ for call in "${calls[@]}"; do
   start=$(date +%s)
   # in the background, so that the trap above runs at once; stdin from /dev/null, so that a call
   # that reads its input (pip, a tool asking a question) gets nothing rather than waiting
-  timeout "$left" bash "$call" < /dev/null > "$OUT/$(basename "$call" .sh).log" 2>&1 &
+  # CALL_SECONDS: the time this call has, for a call that divides it among its steps
+  CALL_SECONDS=$left timeout "$left" bash "$call" < /dev/null > "$OUT/$(basename "$call" .sh).log" 2>&1 &
   running=$!
   wait "$running"
   rc=$?

@@ -147,6 +147,16 @@ def test_run_prepared_skips_what_its_budget_no_longer_covers(tmp_path):
     assert "not run" in (out / "prepared.log").read_text()
 
 
+def test_each_call_is_told_the_seconds_it_has(tmp_path):
+    """A call that divides its time among steps reads CALL_SECONDS: what is left of the budget when
+    it starts (the sixty-ninth session's call 5 assumed 470 s under a 290 s budget and was stopped
+    whole, its tests' summary lost)."""
+    out, _ = run_prepared(tmp_path, {"first": 'echo "$CALL_SECONDS" > "$OUT/first"; sleep 2\n',
+                                     "second": 'echo "$CALL_SECONDS" > "$OUT/second"\n'}, 120)
+    first, second = (int((out / name).read_text()) for name in ("first", "second"))
+    assert 118 <= first <= 120 and first - 4 <= second <= first - 2
+
+
 def test_what_calls_write_comes_back_in_one_archive_however_many_files(tmp_path):
     """Four prepared calls write about 15 files, and the device tool returns at most 8 from $OUT:
     the forty-eighth session lost its fourth call's logs and timings that way."""

@@ -7,8 +7,10 @@
 # session's build targets and the sixty-eighth's launcher arguments by SPLIT_PARAMS), stopped
 # with SIGINT so that pytest still prints what passed. From the repository root on the device,
 # carrying .whl:
-#   bash docs/diagnostics/session69-20261206/call5.sh [SECONDS]   # default 470
-budget=${1:-470}
+#   bash docs/diagnostics/session69-20261206/call5.sh [SECONDS]
+# SECONDS: the call's time; default run_prepared.sh's CALL_SECONDS, else 470. (In the sixty-ninth
+# session's call 5 it took 470 under run_prepared.sh's 290 and was stopped whole at 51 tests.)
+budget=${1:-${CALL_SECONDS:-470}}
 t0=$(date +%s)
 n=5
 source scripts/device/call_env.sh
