@@ -88,6 +88,10 @@ class EvolveLoop:
 
     # -- main --------------------------------------------------------------------------------
     def run(self) -> RunState:
+        if self.state.attempts >= self.budget:
+            # a resumed run's budget counts its earlier attempts; say so rather than end silently
+            self._say(f"no genome left to evaluate: the run has {self.state.attempts} genome attempts and --budget "
+                      f"{self.budget} counts them all; a larger --budget continues it")
         problems = self.template.problem_defaults(self.space)
         missing = [p for p in problems if self.template.problem_key(p) not in self.state.reference_problems]
         if missing:
@@ -106,10 +110,6 @@ class EvolveLoop:
                      and getattr(self.runner, "builds_ahead", False))
         idle_rounds = 0
         ahead: list[Proposal] | None = None
-        if self.state.attempts >= self.budget and not defaults:
-            # a resumed run's budget counts its earlier attempts; say so rather than end silently
-            self._say(f"nothing to evaluate: the run has {self.state.attempts} genome attempts and --budget "
-                      f"{self.budget} counts them all; a larger --budget continues it")
         while self.state.attempts < self.budget:
             out_of_time = self.deadline is not None and self.clock() >= self.deadline
             if out_of_time and ahead is None:
