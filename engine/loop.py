@@ -90,8 +90,8 @@ class EvolveLoop:
     def run(self) -> RunState:
         if self.state.attempts >= self.budget:
             # a resumed run's budget counts its earlier attempts; say so rather than end silently
-            self._say(f"no genome left to evaluate: the run has {self.state.attempts} genome attempts and --budget "
-                      f"{self.budget} counts them all; a larger --budget continues it")
+            self._say(f"no genome left to evaluate: the run has {self.state.attempts} genome attempts and "
+                      f"--budget {self.budget} counts them all; a larger --budget continues it")
         problems = self.template.problem_defaults(self.space)
         missing = [p for p in problems if self.template.problem_key(p) not in self.state.reference_problems]
         if missing:

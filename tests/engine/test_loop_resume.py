@@ -77,7 +77,8 @@ def test_a_resume_with_a_budget_already_spent_says_so_and_adds_no_row(resumed_ru
     loop.restore(read_records(copy))
     loop.run()
     assert read_records(copy) == second
-    assert "no genome left to evaluate: the run has 6 genome attempts and --budget 4 counts them all" in progress.getvalue()
+    assert ("no genome left to evaluate: the run has 6 genome attempts and --budget 4 counts them all"
+            in progress.getvalue())
 
 
 def test_every_row_has_an_explicit_status_lineage_and_score_against_the_default(resumed_run):
