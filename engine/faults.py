@@ -77,15 +77,11 @@ FAULTS = (
 def faults_for(device_kind: str, language: str = "triton") -> tuple:
     """The faults of the language's catalogue that can happen on ``device_kind``."""
     if language == "cuda":
-        from engine.faults_cuda import CUDA_FAULTS
+        from engine.faults_cuda import CUDA_FAULTS  # here: it imports FaultError from this module
         catalogue = CUDA_FAULTS
     else:
         catalogue = FAULTS
     return tuple(f for f in catalogue if device_kind in f.devices)
-
-
-def inject(source: str, entry: str, fault) -> str:
-    return fault.apply(source, entry)
 
 
 class FaultInjector:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, TextIO
 
 from engine.baselines import Baselines
-from engine.faults import FaultError, FaultInjector, inject, operator_label
+from engine.faults import FaultError, FaultInjector, operator_label
 from engine.genome import Genome, InvalidGenome, Space, canonical_json
 from engine.objectives import evaluate as objective_vector
 from engine.objectives import pareto_front
@@ -203,7 +203,7 @@ class EvolveLoop:
             # A deliberately broken copy of this genome's kernel: its own row, outside the
             # budget, never told to the strategy.
             try:
-                faulty = inject(source, self.template.entry, job.fault)
+                faulty = job.fault.apply(source, self.template.entry)
             except FaultError as exc:  # e.g. a CUDA source without the kernels its launch line names
                 self._say(f"[inject] {job.fault.name}: not drawn for this genome ({exc})")
                 job.fault = None

@@ -51,11 +51,10 @@ def cpu_runner(module_worker):
 
 @pytest.mark.parametrize("fault", faults_for("cpu"), ids=[f.name for f in faults_for("cpu")])
 def test_each_fault_of_the_catalogue_gets_its_expected_status(cpu_runner, fault):
-    from engine.faults import inject
     from engine.template import load_template
 
     template = load_template(REPO / SMALL)
-    source = inject(template.render(template.load_space().default_params()), template.entry, fault)
+    source = fault.apply(template.render(template.load_space().default_params()), template.entry)
     result = cpu_runner.evaluate(template.request(source, seed=5))
     assert result["status"] in fault.expected, (result["status"], result["error"])
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.faults import FaultError, FaultInjector, faults_for, inject
+from engine.faults import FaultError, FaultInjector, faults_for
 from engine.faults_cuda import CUDA_FAULTS
 from engine.template import load_template
 from evaluators.cuda_compile import compile_cuda
@@ -51,7 +51,7 @@ TEMPLATE_PARAMS = {**{name: name for name in SPLIT_PARAMS}, "kv_cache": "kv"}
 
 @pytest.mark.parametrize("fault", [f for f in CUDA_FAULTS if f.statement], ids=lambda f: f.name)
 def test_a_kernel_fault_is_the_first_statement_of_every_split_kernel_with_its_parameters_named(source, fault):
-    faulty = inject(source, TEMPLATE.entry, fault)
+    faulty = fault.apply(source, TEMPLATE.entry)
     names = split_kernel_names(parse_contract(source))
     assert len(names) == len(set(names)) >= 1
     expected = fault.statement.format(**TEMPLATE_PARAMS)
@@ -65,11 +65,11 @@ def test_the_static_faults_are_refused_by_the_static_guard_and_the_source_is_hon
     static_check_cuda(source)
     for name, says in (("static_cheat", "cstdio"), ("result_cache", "global state")):
         with pytest.raises(Rejection, match=says):
-            static_check_cuda(inject(source, TEMPLATE.entry, BY_NAME[name]))
+            static_check_cuda(BY_NAME[name].apply(source, TEMPLATE.entry))
 
 
 def test_the_launch_fault_asks_for_more_threads_than_a_cta_can_have_and_changes_nothing_else(source):
-    faulty = inject(source, TEMPLATE.entry, BY_NAME["launch_failure"])
+    faulty = BY_NAME["launch_failure"].apply(source, TEMPLATE.entry)
     before, after = parse_contract(source), parse_contract(faulty)
     assert after.threads == 2048 and before.threads <= 1024
     assert dataclasses.replace(after, threads=before.threads) == before
@@ -83,7 +83,7 @@ def test_the_launch_fault_asks_for_more_threads_than_a_cta_can_have_and_changes_
 def test_a_source_without_the_kernel_its_launch_line_names_is_a_fault_error_naming_it():
     source = render({}).replace("sparse_mla_decode_split(", "renamed_split(")
     with pytest.raises(FaultError, match="sparse_mla_decode_split"):
-        inject(source, TEMPLATE.entry, BY_NAME["wrong"])
+        BY_NAME["wrong"].apply(source, TEMPLATE.entry)
 
 
 @NEEDS_NVCC
@@ -94,7 +94,7 @@ def test_every_kernel_fault_builds(tmp_path):
     faulty = render(GENOMES["small-batch bf16 (siblings, q_tma)"])
     for fault in CUDA_FAULTS:
         if fault.statement and fault.name != "result_cache":
-            faulty = inject(faulty, TEMPLATE.entry, fault)
+            faulty = fault.apply(faulty, TEMPLATE.entry)
     assert faulty.count("for (;;)") == len(split_kernel_names(parse_contract(faulty)))
     build = compile_cuda(faulty, tmp_path)
     assert build.ok, build.excerpt()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.faults import inject
 from engine.faults_cuda import CUDA_FAULTS
 from engine.template import load_template
 
@@ -30,7 +29,7 @@ def runner(module_worker):
 @pytest.mark.parametrize("fault", CUDA_FAULTS, ids=lambda f: f.name)
 def test_each_cuda_fault_gets_its_expected_status_and_the_worker_goes_on(runner, fault, genome):
     params = {**SPACE.default_params(), **GENOMES[genome]}
-    source = inject(TEMPLATE.render(params), TEMPLATE.entry, fault)
+    source = fault.apply(TEMPLATE.render(params), TEMPLATE.entry)
     result = runner.evaluate(TEMPLATE.request(source, params, seed=11, bench=False))
     assert result["status"] in fault.expected, (result["status"], result["stage"], result["error"])
     honest = runner.evaluate(TEMPLATE.request(TEMPLATE.render(params), params, seed=12, bench=False))

@@ -41,11 +41,10 @@ def test_an_illegal_address_restarts_the_worker_and_the_next_candidate_runs(runn
 def test_faults_only_a_gpu_can_raise_get_their_status_and_the_worker_goes_on(runner, faulty_request, fault):
     """The catalogue's GPU-only faults, injected into the honest Triton template as a drill
     would inject them."""
-    from engine.faults import inject
     from engine.template import load_template
 
     template = load_template(REPO / "templates" / "sparse_mla.triton.j2")
-    source = inject(template.render(template.load_space().default_params()), template.entry, fault)
+    source = fault.apply(template.render(template.load_space().default_params()), template.entry)
     result = runner.evaluate(template.request(source, seed=5, bench=False))
     assert result["status"] in fault.expected, (result["status"], result["error"])
     assert runner.evaluate(faulty_request("none"))["status"] == "ok"
