@@ -16,12 +16,5 @@ grep -q H200 "$OUT/call2-card.txt" || exit 0
 n=2
 source scripts/device/call_env.sh
 bash docs/diagnostics/session66-20261206/call3.sh
-left=$(( budget - ($(date +%s) - t0) - 10 ))
-if [ "$left" -gt 60 ]; then
-  timeout -s INT "$left" python3 -m pytest -q -p no:cacheprovider --durations=10 \
-    tests/gpu/test_gpu_cuda_template.py tests/gpu/test_gpu_pdl_chain.py tests/gpu/test_gpu_fp8_dequant.py \
-    > "$OUT/call2-gpu_tests.log" 2>&1
-  echo "gpu tests rc $? in $(( $(date +%s) - t0 )) s of the call" >> "$OUT/call2-machine.txt"
-fi
-tail -15 "$OUT/call2-gpu_tests.log" 2>/dev/null
+bash scripts/device/template_gpu_tests.sh 2 $(( budget - ($(date +%s) - t0) - 10 ))
 cat "$OUT/call2-machine.txt"

@@ -15,12 +15,5 @@ nvidia-smi --query-gpu=name --format=csv,noheader | tee "$OUT/call3-card.txt"
 grep -q H200 "$OUT/call3-card.txt" || exit 0
 bash scripts/device/in_graph_call.sh 4 docs/diagnostics/session63-20261206/variants_bars.json 1,2,3,4,5,6,7,8
 bash scripts/device/same_call_table.sh 3 docs/diagnostics/session66-20261206/variants_table.json
-left=$(( budget - ($(date +%s) - t0) - 10 ))
-if [ "$left" -gt 60 ]; then
-  timeout -s INT "$left" python3 -m pytest -q -p no:cacheprovider --durations=10 \
-    tests/gpu/test_gpu_cuda_template.py tests/gpu/test_gpu_pdl_chain.py tests/gpu/test_gpu_fp8_dequant.py \
-    > "$OUT/call3-gpu_tests.log" 2>&1
-  echo "gpu tests rc $? in $(( $(date +%s) - t0 )) s of the call" >> "$OUT/call3-machine.txt"
-fi
-tail -15 "$OUT/call3-gpu_tests.log" 2>/dev/null
+bash scripts/device/template_gpu_tests.sh 3 $(( budget - ($(date +%s) - t0) - 10 ))
 cat "$OUT/call3-machine.txt" "$OUT/call4-machine.txt" 2>/dev/null
