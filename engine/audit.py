@@ -32,6 +32,19 @@ def speed_drift(old: list[dict[str, Any]], new: list[dict[str, Any]], rel: float
     return drifts
 
 
+def speed_not_comparable(row: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """Why the re-run's timings say nothing of the row's (another kind of device timed them), or
+    None. A GPU run audited on a CPU machine, or on another GPU model, then checks correctness
+    only instead of reading an interpreter's or another card's timings as a failure to reproduce."""
+    then = (row.get("env") or {}).get("gpu") or ""
+    now = result.get("env") or {}
+    if now.get("device_kind") != "cuda":
+        return f"re-run under the Triton interpreter on CPU, not on {then or 'the GPU that timed it'}"
+    if then and now.get("gpu") and now["gpu"] != then:
+        return f"timed on {then}, re-run on {now['gpu']}"
+    return None
+
+
 def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | None], Any], out: TextIO) -> int:
     """Returns how many of the audited genomes did not reproduce. Each genome is re-run on the
     GPU that timed it (``device_index``), so that a difference between two cards of one host
@@ -64,15 +77,18 @@ def audit(run_dir: Path, top: int, make_runner: Callable[[Template, Path, int | 
             result = runner.evaluate(template.request(source, params, e2e=config.e2e))
         finally:
             runner.stop()
-        problems = []
+        problems, elsewhere = [], compare_speed and speed_not_comparable(r, result)
         if result["status"] != "ok":
             problems.append(f"correctness: now {result['status']}: {(result.get('error') or '')[:160]}")
-        elif compare_speed:
+        elif compare_speed and not elsewhere:
             problems += [f"speed: {d}" for d in speed_drift(r["workloads"], result["workloads"])]
         failed += bool(problems)
         verdict = "reproduces" if not problems else "DOES NOT REPRODUCE"
-        print(f"  {r['genome_id']}  score {r['score']:.3f}  {verdict}", file=out)
+        print(f"  {r['genome_id']}  score {r['score']:.3f}  {verdict}"
+              + (" (correctness only)" if elsewhere and not problems else ""), file=out)
         for p in problems:
             print(f"      {p}", file=out)
+        if elsewhere:
+            print(f"      speed not compared: {elsewhere}", file=out)
     print(f"{failed} of {len(best)} did not reproduce", file=out)
     return failed

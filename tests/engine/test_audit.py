@@ -118,3 +118,25 @@ def test_each_genome_is_audited_on_the_gpu_that_timed_it(tmp_path):
     assert audit(run, 1, make_runner, io.StringIO()) == 0
     assert asked == [1]
 
+
+
+def test_a_gpu_run_audited_without_a_gpu_checks_correctness_and_compares_no_timings(tmp_path):
+    """The interpreter's timings are thousands of times a GPU's: read as drift, every genome of a
+    GPU run would fail to reproduce on a machine without one."""
+    env = {"device_kind": "cuda", "gpu": "NVIDIA H200", "driver": "580", "cuda": "13.0", "torch": "2.11",
+           "triton": "3.6", "python": "3.12", "host": "gpu-host"}
+    run, _ = recorded_run(tmp_path, "none", score=0.5, cpu_row=False, env=env,
+                          workloads=[{"name": "b1_ctx1k", "median_us": 18.7, "iqr_us": 0.1}])
+    done = engine("audit", str(run), "--device", "cpu")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "reproduces (correctness only)" in done.stdout and "0 of 1 did not reproduce" in done.stdout
+    assert "speed not compared: re-run under the Triton interpreter on CPU, not on NVIDIA H200" in done.stdout
+
+
+def test_a_gpu_run_audited_without_a_gpu_still_reports_a_wrong_kernel(tmp_path):
+    env = {"device_kind": "cuda", "gpu": "NVIDIA H200", "driver": "580", "cuda": "13.0", "torch": "2.11",
+           "triton": "3.6", "python": "3.12", "host": "gpu-host"}
+    run, _ = recorded_run(tmp_path, "half_heads", score=0.5, cpu_row=False, env=env,
+                          workloads=[{"name": "b1_ctx1k", "median_us": 18.7, "iqr_us": 0.1}])
+    done = engine("audit", str(run), "--device", "cpu")
+    assert done.returncode == 1 and "correctness: now incorrect" in done.stdout
