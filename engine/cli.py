@@ -269,6 +269,7 @@ def _load(path: Path) -> tuple[Template, object]:
     template = load_template(path)
     space = template.load_space()
     template.check_holes(space)
+    template.check_problem(space)
     return template, space
 
 

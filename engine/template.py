@@ -103,6 +103,35 @@ class Template:
             raise UserError(f"{self.path}: front matter problem_args names {unknown}, "
                             f"not genes of {self.space_path.name}")
 
+    def check_problem(self, space: Space) -> None:
+        """The front matter's problem is one the evaluators know, its problem_args are arguments
+        that problem takes, and a Triton template's default genome defines the entry: faults of
+        the template, said once before a run rather than recorded as a failed row a genome.
+        Imports the evaluators' problems (and torch with them)."""
+        import ast
+        import inspect
+
+        from evaluators.problems import PROBLEMS
+
+        problem = PROBLEMS.get(self.problem)
+        if problem is None:
+            raise UserError(f"{self.path}: front matter problem {self.problem!r} is not a known problem "
+                            f"(known: {', '.join(sorted(PROBLEMS))})")
+        takes = [name for name in inspect.signature(problem).parameters]
+        unknown = sorted(arg for arg, _ in self.problem_args if arg not in takes)
+        if unknown:
+            raise UserError(f"{self.path}: front matter problem_args names {unknown}, not arguments of "
+                            f"problem {self.problem!r} (it takes {takes})")
+        if self.language != "triton":
+            return  # a CUDA template's kernels are named by its launch metadata, not by entry
+        try:  # a default that does not render or parse is a genome's fault: its row says so
+            tree = ast.parse(self.render(space.default_params()))
+        except (RenderError, UserError, InvalidGenome, SyntaxError):
+            return
+        if self.entry not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+            raise UserError(f"{self.path}: front matter entry {self.entry!r} is not a top-level function of "
+                            f"the default genome's source")
+
     @property
     def problem_genes(self) -> list[str]:
         """The genes that change the problem, once each (a gene may set two arguments)."""
