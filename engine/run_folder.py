@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from engine.errors import UserError
@@ -125,9 +125,24 @@ def read_config(run_dir: Path) -> RunConfig:
         raise UserError(f"{run_dir}: not a run folder (no run.json)")
     try:
         data = json.loads(path.read_text())
-        return RunConfig(**data)
+        config = RunConfig(**data)
     except (json.JSONDecodeError, TypeError) as exc:
         raise UserError(f"{path}: malformed run config: {exc}") from None
+    wrong = [f"{f.name} {getattr(config, f.name)!r} (not {_TYPE_NAMES[f.type]})" for f in fields(RunConfig)
+             if not _of_type(getattr(config, f.name), f.type)]
+    if wrong:
+        raise UserError(f"{path}: malformed run config: {', '.join(wrong)}")
+    return config
+
+
+# run.json's fields by their annotations (strings: this module has postponed annotations)
+_TYPE_NAMES = {"str": "a string", "int": "an integer", "bool": "true or false", "dict": "an object",
+               "list": "a list"}
+
+
+def _of_type(value: object, annotation: str) -> bool:
+    kind = {"str": str, "int": int, "bool": bool, "dict": dict, "list": list}[annotation]
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
 def write_snapshot(run_dir: Path, template: Template) -> None:
@@ -139,16 +154,31 @@ def write_snapshot(run_dir: Path, template: Template) -> None:
 
 def template_of_run(run_dir: Path, config: RunConfig) -> Template:
     """The template a run was made with: the file it names if that is unchanged (template and
-    space), else the copy kept in the run folder."""
+    space), else the copy kept in the run folder. A working-tree file that no longer loads (a
+    half-made edit) is just a changed one: the copy is read instead."""
     path = Path(config.template)
     if path.is_file():
-        current = load_template(path)
-        if current.content_hash == config.template_hash and file_hash(current.space_path) == config.space_hash:
-            return current
+        try:
+            current = load_template(path)
+            if current.content_hash == config.template_hash and file_hash(current.space_path) == config.space_hash:
+                return current
+        except (UserError, OSError):
+            pass
     snap = run_dir / SNAPSHOT
-    if (snap / "template.j2").is_file() and (snap / "space.toml").is_file():
+    if not ((snap / "template.j2").is_file() and (snap / "space.toml").is_file()):
+        raise UserError(f"{config.template}: changed since run {config.run_id} was recorded "
+                        f"(run has template {config.template_hash}), and the run folder keeps no copy of it")
+    try:
         kept = template_from_text(path, (snap / "template.j2").read_text(), (snap / "space.toml").resolve())
-        if kept.content_hash == config.template_hash and file_hash(kept.space_path) == config.space_hash:
-            return kept
-    raise UserError(f"{config.template}: changed since run {config.run_id} was recorded "
-                    f"(run has template {config.template_hash}), and the run folder keeps no copy of it")
+    except UserError as exc:  # named by the copy's path, not the template's it stands for
+        raise UserError(str(exc).replace(str(path), str(snap / "template.j2"), 1)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{snap / 'template.j2'}: unreadable: {exc}") from None
+    if kept.content_hash != config.template_hash:
+        raise UserError(f"{snap / 'template.j2'}: the run's copy of {config.template} does not match the hash "
+                        f"run.json records ({kept.content_hash} against {config.template_hash}); "
+                        f"the working-tree file {'changed too' if path.is_file() else 'is gone'}")
+    if file_hash(kept.space_path) != config.space_hash:
+        raise UserError(f"{snap / 'space.toml'}: the run's copy of {config.space} does not match the hash "
+                        f"run.json records ({file_hash(kept.space_path)} against {config.space_hash})")
+    return kept

@@ -147,6 +147,37 @@ def test_evolve_template_reading_an_undefined_variable_names_it(tmp_path):
     assert_no_run_folder(out)
 
 
+@pytest.mark.parametrize("field, value, words", [
+    ("problem", '"nope"', ["problem 'nope' is not a known problem", "sparse_mla_decode"]),
+    ("problem_args", '{ kvformat = "BLOCK" }', ["problem_args names ['kvformat']", "kv_format"]),
+])
+@pytest.mark.parametrize("command", ["evolve", "eval"])
+def test_a_template_naming_a_problem_the_evaluators_lack_is_refused_before_any_genome(tmp_path, field, value,
+                                                                                      words, command):
+    # Otherwise each genome (the defaults too) became a row of invalid_genome and evolve spent
+    # its whole budget on them, exiting 0
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    text = template.read_text().replace('problem = "sparse_mla_decode"\n', "")  # set below, if the field
+    template.write_text(text.replace('space = "tiny.toml"', f'space = "tiny.toml"\n{field} = {value}'
+                                     + ('' if field == "problem" else '\nproblem = "sparse_mla_decode"')))
+    out = tmp_path / "run"
+    proc = run_cli(command, template, *(["--out", out, "--budget", "2"] if command == "evolve" else []))
+    assert_user_error(proc, str(template), *words)
+    assert_no_run_folder(out)
+
+
+def test_a_triton_template_whose_entry_its_source_never_defines_is_refused(tmp_path):
+    shutil.copy(REAL_SPACE, tmp_path / "space.toml")
+    text = (REPO / REAL_TEMPLATE).read_text()
+    text = re.sub(r'space = "[^"]*"', 'space = "space.toml"', text, count=1)
+    template = tmp_path / "t.triton.j2"
+    template.write_text(text.replace('entry = "sparse_mla_decode"', 'entry = "nope_fn"', 1))
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--budget", "2", "--out", out)
+    assert_user_error(proc, str(template), "entry 'nope_fn' is not a top-level function")
+    assert_no_run_folder(out)
+
+
 def test_eval_template_with_malformed_space_file_names_the_space_file(tmp_path):
     template = write_template(tmp_path, "X = {{ BLOCK }}\n",
                               space_text='[space]\nname = "tiny\n[genes.BLOCK]\n', space_name="broken.toml")
@@ -284,6 +315,48 @@ def test_show_on_folder_without_run_json(tmp_path):
 def test_show_on_missing_folder(tmp_path):
     proc = run_cli("show", tmp_path / "absent")
     assert_user_error(proc, "absent", "run.json")
+
+
+@pytest.mark.parametrize("command", ["show", "export"])
+def test_a_run_json_field_of_the_wrong_type_is_named(tmp_path, command):
+    run_dir = tmp_path / "run"
+    open_run(run_dir, load_template(REPO / REAL_TEMPLATE), "random", 0, resume=False)
+    config = json.loads((run_dir / "run.json").read_text())
+    (run_dir / "run.json").write_text(json.dumps({**config, "template": 5, "e2e": "yes"}))
+    proc = run_cli(command, run_dir)
+    assert_user_error(proc, str(run_dir / "run.json"), "template 5 (not a string)", "e2e 'yes' (not true or false)")
+
+
+def test_a_run_whose_template_file_no_longer_loads_is_read_from_its_copy(tmp_path):
+    """A half-made edit of the working-tree template (no front matter yet) is a changed template:
+    export, audit and compare-strategies read the run's copy instead of failing on the edit."""
+    from engine.run_folder import read_config, template_of_run
+
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    run_dir = tmp_path / "run"
+    made = load_template(template)
+    open_run(run_dir, made, "random", 0, resume=False)
+    template.write_text("half an edit {{ BLOCK\n")
+    assert template_of_run(run_dir, read_config(run_dir)).text == made.text
+
+
+def test_a_damaged_copy_of_a_runs_template_is_named_as_the_copy(tmp_path):
+    from engine.errors import UserError
+    from engine.run_folder import read_config, template_of_run
+
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    run_dir = tmp_path / "run"
+    open_run(run_dir, load_template(template), "random", 0, resume=False)
+    template.write_text(template.read_text() + "# edited since\n")
+    snap = run_dir / "snapshot"
+    good = (snap / "template.j2").read_text()
+    (snap / "template.j2").write_text(good + "{% if BLOCK %}\n")
+    with pytest.raises(UserError, match=re.escape(str(snap / "template.j2")) + r":\d+: template syntax error"):
+        template_of_run(run_dir, read_config(run_dir))
+    (snap / "template.j2").write_text(good)
+    (snap / "space.toml").write_text((snap / "space.toml").read_text() + "# edited\n")
+    with pytest.raises(UserError, match=re.escape(str(snap / "space.toml")) + ".*does not match the hash"):
+        template_of_run(run_dir, read_config(run_dir))
 
 
 def test_evolve_resume_on_a_run_of_another_template_leaves_the_folder_untouched(tmp_path):
