@@ -36,9 +36,15 @@ def read_table(run_dir: Path | str) -> pa.Table:
             raise UserError(f"{p}: schema version {sorted(map(str, versions))}, this engine reads "
                             f"{sorted(set(_UPGRADES) | {SCHEMA_VERSION})}")
         (version,) = versions
-        while version != SCHEMA_VERSION:
-            t, version = _UPGRADES[version](t), version + 1
-        tables.append(t.select(SCHEMA.names).cast(SCHEMA))
+        try:
+            while version != SCHEMA_VERSION:
+                t, version = _UPGRADES[version](t), version + 1
+            tables.append(t.select(SCHEMA.names).cast(SCHEMA))
+        except KeyError:  # a column its version has is not there (a foreign or hand-made file)
+            missing = [n for n in SCHEMA.names if n not in t.column_names]
+            raise UserError(f"{p}: lacks the columns {missing} of schema version {version}") from None
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, TypeError) as exc:
+            raise UserError(f"{p}: columns of other types than schema version {version}'s: {exc}") from None
     return pa.concat_tables(tables).sort_by("attempt")
 
 

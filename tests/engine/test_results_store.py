@@ -80,6 +80,20 @@ def test_a_part_of_another_schema_version_is_refused_by_name(tmp_path):
         read_records(tmp_path)
 
 
+def test_a_part_of_this_version_missing_a_column_or_with_a_column_of_another_type_is_named(tmp_path):
+    import pyarrow as pa
+
+    path = ResultsWriter(tmp_path, "r").append([row(0)])
+    table = pq.read_table(path)
+    pq.write_table(table.drop_columns(["run_id", "score"]), path)
+    with pytest.raises(UserError, match=rf"{path.name}: lacks the columns \['run_id', 'score'\]"):
+        read_records(tmp_path)
+    at = table.column_names.index("score")
+    pq.write_table(table.set_column(at, "score", pa.array(["fast"])), path)
+    with pytest.raises(UserError, match=f"{path.name}: columns of other types"):
+        read_records(tmp_path)
+
+
 def test_older_runs_are_read_with_the_later_fields_as_nulls():
     from pathlib import Path
 
