@@ -28,6 +28,7 @@ from engine.expr import Expression
 from engine.genome import Constraint, Gene, Space
 
 _GENE_KEYS = {"type", "min", "max", "step", "choices", "default", "doc"}
+_CONSTRAINT_KEYS = {"expr", "why"}
 
 
 def load_space(path: Path) -> Space:
@@ -58,14 +59,29 @@ def space_from_dict(data: dict[str, Any], where: str) -> Space:
         field = f"{where}: constraints[{i}]"
         if not isinstance(c, dict) or not isinstance(c.get("expr"), str):
             raise UserError(f"{field}: needs an expr string")
+        unknown = set(c) - _CONSTRAINT_KEYS
+        if unknown:  # a misspelt `why` would silently drop the reason every refusal gives
+            raise UserError(f"{field}: unknown keys {sorted(unknown)} (a constraint has {sorted(_CONSTRAINT_KEYS)})")
+        if not isinstance(c.get("why", ""), str):
+            raise UserError(f"{field}: why must be a string, not {c['why']!r}")
         try:
-            constraints.append(Constraint(Expression(c["expr"]), str(c.get("why", ""))))
+            constraints.append(Constraint(Expression(c["expr"]), c.get("why", "")))
         except ValueError as exc:
             raise UserError(f"{field}: {exc}") from None
     try:
-        return Space(name, genes, tuple(constraints), where)
+        space = Space(name, genes, tuple(constraints), where)
     except ValueError as exc:
         raise UserError(f"{where}: {exc}") from None
+    defaults = space.default_params()
+    for i, c in enumerate(constraints):
+        try:
+            value = c.expr.evaluate(defaults)
+        except Exception:  # noqa: BLE001 - the default genome's refusal names it (eval, evolve)
+            continue
+        if not isinstance(value, bool):  # `THREADS` for `THREADS > 0`: truthy for every value but 0
+            raise UserError(f"{where}: constraints[{i}]: expr {c.text!r} gives {value!r} for the default genome, "
+                            "not true or false (a comparison)")
+    return space
 
 
 def _gene(name: str, spec: Any, where: str) -> Gene:
