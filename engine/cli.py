@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import shutil
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="default tpe: fewest evaluations to near the best in the recorded H200 sweep; "
                          "llm: an OpenAI-compatible endpoint proposes (see the --llm-* options)")
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
-    ev.add_argument("--seed", type=int, default=0, help="seed of the search (inputs are always fresh)")
+    ev.add_argument("--seed", type=_seed, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
     ev.add_argument("--objectives", default="score",
                     help="comma-separated objectives to minimise: score (default), small_batch, "
@@ -150,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--default", action="append", default=[], metavar="GENOME_ID",
                     help="the default kernel of its problem (repeat for each cache format), or 'reference' for "
                          "the run's PyTorch path of each problem not named; else the run's default genome")
-    ex.add_argument("--min-gain", type=float, default=DEFAULT_MIN_GAIN,
+    ex.add_argument("--min-gain", type=_fraction_at_least_zero, default=DEFAULT_MIN_GAIN,
                     help="the least speedup over the default that counts, as a fraction (default %(default)s)")
     return p
 
@@ -188,7 +189,7 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
 def _device_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device", choices=("auto", "cuda", "cpu"), default="auto",
                    help="auto: the GPU if there is one, else the Triton interpreter on the CPU")
-    p.add_argument("--timeout-s", type=float, default=600.0, help="limit per evaluation before the worker is killed")
+    p.add_argument("--timeout-s", type=_seconds, default=600.0, help="limit per evaluation before the worker is killed")
 
 
 def _visible_gpus() -> int:
@@ -234,9 +235,44 @@ def _duration(text: str) -> float:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number, at least 1") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    # numpy's generators (Optuna's samplers) take seeds of 0 .. 2**32 - 1: checked here, before a
+    # run folder is made, not inside the strategy after it
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**32:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number from 0 to {2**32 - 1}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive number of seconds")
+    return value
+
+
+def _fraction_at_least_zero(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: a fraction, 0 or more (0.05 is 5%)")
     return value
 
 
@@ -320,16 +356,20 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
 
 def _fixed_genes(space, items: list[str]) -> dict:
     """--fix GENE=VALUE items as gene values, each checked against the space."""
-    fixed = {}
+    fixed, fixed_text = {}, {}
     for item in items:
         name, sep, text = item.partition("=")
         if not sep or not name:
             raise UserError(f"--fix {item!r}: expected GENE=VALUE")
+        if name in fixed:
+            raise UserError(f"--fix {name}: given twice ({fixed_text[name]!r} and {item!r}); a gene holds one value")
         try:
             value = json.loads(text)
         except json.JSONDecodeError:
             value = text  # a bare word: a categorical value such as heads_by_rows
-        fixed[name] = value
+        if text in ("True", "False") and name in space.gene_names and space.gene(name).kind == "bool":
+            value = text == "True"  # Python's spelling of a boolean (JSON's is true / false)
+        fixed[name], fixed_text[name] = value, item
     try:
         space.restrict(fixed)
     except InvalidGenome as exc:
@@ -372,7 +412,7 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
-    fresh = not run_dir.exists() or not any(run_dir.iterdir())
+    fresh = not run_dir.exists() or (run_dir.is_dir() and not any(run_dir.iterdir()))
     config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
     try:
         with run_lock(run_dir):
@@ -429,6 +469,10 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         _require_layer(objectives, config)
         print(f"run folder {run_dir}  ({'Triton interpreter on CPU' if cpu_rows else 'GPU'}; "
               f"{len(records)} earlier rows)", file=sys.stderr)
+        if args.resume and (args.strategy, args.seed) != (config.strategy, config.seed):
+            # allowed (a run may go on with another search), said: run.json and `show` keep the first
+            print(f"engine: resumed with --strategy {args.strategy} --seed {args.seed}; the run began with "
+                  f"{config.strategy}, seed {config.seed} (each row records its own strategy)", file=sys.stderr)
         injector = (FaultInjector(args.inject_faults, args.seed, "cpu" if cpu_rows else "cuda", template.language)
                     if args.inject_faults else None)
         loop = EvolveLoop(template, space, strategy, runner, ResultsWriter(run_dir, config.run_id),
@@ -505,9 +549,10 @@ def _genome_arg(space, template: Template, genome_arg: str | None, code_arg: Pat
     problems = code_violations(code or {}, template.regions)
     if problems:
         raise UserError(f"--code {code_arg}: " + "; ".join(problems))
-    params, where = space.default_params(), "--genome"
+    # with no --genome, a fault is the space file's own: its defaults break its constraints
+    params, where = space.default_params(), f"{template.space_path}: the space's default genome"
     try:
-        if genome_arg:
+        if genome_arg is not None:
             text, where = _genome_text(genome_arg)
             params = complete(space, parse_params(text, where))
         return Genome.make(space, params, template.content_hash, code, template.regions)
@@ -554,6 +599,10 @@ def cmd_compile(args) -> int:
                           "error": str(rejection)}, indent=1))
         return 1
     try:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"--cache {args.cache}: cannot make this folder: {exc.strerror or exc}") from None
+    try:
         build = compile_cuda(source, args.cache)
     except FileNotFoundError as exc:
         raise UserError(f"compile needs nvcc: {exc}") from None
@@ -593,7 +642,10 @@ def _genome_text(arg: str) -> tuple[str, str]:
     path = Path(arg)
     if not path.is_file():
         raise UserError(f"--genome {arg}: neither a JSON object nor an existing file")
-    return path.read_text(), f"--genome {path}"
+    try:
+        return path.read_text(), f"--genome {path}"
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"--genome {path}: unreadable as text: {exc}") from None
 
 
 def cmd_audit(args) -> int:
@@ -612,14 +664,19 @@ def cmd_compare(args) -> int:
         raise UserError(f"--strategies: unknown {unknown or names}; choose from {sorted(STRATEGIES)}")
     if not 0 < args.threshold < 1:
         raise UserError(f"--threshold {args.threshold}: a fraction between 0 and 1")
+    png = args.png or Path("results") / f"compare-{args.sweep.name}.png"
+    if png.suffix.lower() != ".png":  # matplotlib would pick the format by it, or add .png unsaid
+        raise UserError(f"--png {png}: a .png file name")
     sweep = load_sweep(args.sweep, args.template, args.objective)
     results, base_median, base_curve = compare(
         sweep, names, args.budget, args.seeds, args.threshold,
         progress=lambda line: print(line, file=sys.stderr, flush=True))
     report(results, base_median, sweep, args.budget, args.seeds, args.threshold, sys.stdout)
-    png = args.png or Path("results") / f"compare-{args.sweep.name}.png"
-    png.parent.mkdir(parents=True, exist_ok=True)
-    plot(results, base_curve, sweep, png)
+    try:
+        png.parent.mkdir(parents=True, exist_ok=True)
+        plot(results, base_curve, sweep, png)
+    except OSError as exc:  # the table above is printed: only the plot is lost
+        raise UserError(f"--png {png}: cannot write the plot: {exc.strerror or exc}") from None
     print(f"plot: {png}")
     return 0
 
@@ -640,7 +697,7 @@ def cmd_compact(args) -> int:
     with run_lock(args.run_dir):
         merged, rows, part = compact(args.run_dir)
     if merged <= 1:
-        print(f"{args.run_dir}: {merged} part ({rows} rows); nothing to merge")
+        print(f"{args.run_dir}: {'one part' if merged else 'no parts'} ({rows} rows); nothing to merge")
     else:
         print(f"{args.run_dir}: {merged} parts merged into {part.name} ({rows} rows)")
     return 0

@@ -16,6 +16,7 @@ differ say the compiler here is not the run's: the binary is then not the one th
 from __future__ import annotations
 
 import json
+import math
 import pprint
 import shutil
 from dataclasses import dataclass
@@ -136,16 +137,16 @@ def covered_ranges(values: list[int]) -> dict[int, list[int]]:
     return ranges
 
 
-def _ok_genome_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _ok_genome_rows(run_dir: Path, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = [r for r in records if r["kind"] == "genome" and r["status"] == "ok" and r["params_json"]]
     cpu = [r["genome_id"] for r in rows if r["cpu_row"]]
     if cpu:
-        raise UserError(f"{len(cpu)} ok rows (genome {cpu[0]}, ...) hold interpreter timings from a CPU run; "
-                        "export needs GPU timings")
+        raise UserError(f"{run_dir}: {len(cpu)} ok rows (genome {cpu[0]}, ...) hold interpreter timings from a "
+                        "CPU run; export needs GPU timings")
     gpus = sorted({(r["env"] or {}).get("gpu") or "?" for r in rows})
     if len(gpus) > 1:
-        raise UserError(f"the ok rows were timed on {len(gpus)} kinds of device ({', '.join(gpus)}); a dispatch "
-                        "table compares figures of one device only")
+        raise UserError(f"{run_dir}: the ok rows were timed on {len(gpus)} kinds of device ({', '.join(gpus)}); "
+                        "a dispatch table compares figures of one device only")
     return rows
 
 
@@ -216,12 +217,12 @@ def _by_heads_topk(shapes: dict[str, dict[str, Any]]) -> dict[tuple[int, int], l
 def build_table(run_dir: Path, named_defaults: list[str] | None = None,
                 min_gain: float = DEFAULT_MIN_GAIN) -> tuple[dict[str, Any], Template]:
     """The dispatch table of a run (as dispatch.json holds it) and the template it was made with."""
-    if min_gain < 0:
-        raise UserError(f"--min-gain {min_gain}: a gain is not negative")
+    if not (math.isfinite(min_gain) and min_gain >= 0):  # NaN would pass `< 0` and ship no winner
+        raise UserError(f"--min-gain {min_gain}: a gain is a finite fraction, not negative")
     config = read_config(run_dir)
     template = template_of_run(run_dir, config)
     records = read_records(run_dir)
-    rows = _ok_genome_rows(records)
+    rows = _ok_genome_rows(run_dir, records)
     if not rows:
         raise UserError(f"{run_dir}: no genome evaluated ok; nothing to export")
     by_genome: dict[str, list[dict[str, Any]]] = {}
@@ -316,16 +317,19 @@ def export(run_dir: Path, out_dir: Path, out: TextIO, named_defaults: list[str] 
     binaries: dict[str, bytes] = {}
     if template.language == "cuda":  # built, like the sources rendered, before anything is written
         table["cubins"], binaries = build_cubins(table, sources, run_dir, timed)
-    (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
-    for name, text in sources.items():
-        (out_dir / name).write_text(text)
-    for name, data in binaries.items():
-        (out_dir / name).write_bytes(data)
-    (out_dir / "dispatch.json").write_text(json.dumps(table, indent=1) + "\n")
-    (out_dir / "dispatch.py").write_text(dispatch_module(table))
-    write_launcher(out_dir / "launcher", template.language)
-    summary = summary_text(table)
-    (out_dir / "README.md").write_text(summary)
+    try:  # built and rendered above: only the writing can fail here
+        (out_dir / "kernels").mkdir(parents=True, exist_ok=True)
+        for name, text in sources.items():
+            (out_dir / name).write_text(text)
+        for name, data in binaries.items():
+            (out_dir / name).write_bytes(data)
+        (out_dir / "dispatch.json").write_text(json.dumps(table, indent=1) + "\n")
+        (out_dir / "dispatch.py").write_text(dispatch_module(table))
+        write_launcher(out_dir / "launcher", template.language)
+        summary = summary_text(table)
+        (out_dir / "README.md").write_text(summary)
+    except OSError as exc:
+        raise UserError(f"--out {out_dir}: cannot write the export: {exc.strerror or exc}") from None
     out.write(summary)
     print(f"\nwritten: {out_dir}/dispatch.json, dispatch.py, launcher/, README.md, "
           f"{len(table['kernels'])} kernel sources", file=out)

@@ -46,10 +46,14 @@ OBJECTIVES: dict[str, Callable[[Mapping, Mapping], float | None]] = {
 
 def parse_objectives(text: str) -> tuple[str, ...]:
     names = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not names:
+        raise UserError(f"--objectives {text!r}: name at least one of {sorted(OBJECTIVES)}")
     unknown = [n for n in names if n not in OBJECTIVES]
-    if unknown or not names:
-        raise UserError(f"--objectives: records carry no objective {unknown or list(names)}; "
-                        f"choose from {sorted(OBJECTIVES)}")
+    if unknown:
+        raise UserError(f"--objectives: records carry no objective {unknown}; choose from {sorted(OBJECTIVES)}")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:  # a front over one objective named twice is that objective's ranking, said wrongly
+        raise UserError(f"--objectives {text!r}: {twice} named twice")
     return names
 
 

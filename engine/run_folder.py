@@ -58,9 +58,14 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     """Create the folder of a new run, or check that an existing one may be resumed (``e2e``
     None there: as the run was made)."""
     if not resume:
+        if run_dir.exists() and not run_dir.is_dir():
+            raise UserError(f"{run_dir}: exists and is not a folder; name a run folder with --out")
         if run_dir.exists() and any(run_dir.iterdir()):
             raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
-        run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(f"{run_dir}: cannot make the run folder: {exc.strerror or exc}") from None
         config = new_config(run_dir, template, strategy, seed, fixed or {}, bool(e2e))
         write_config(run_dir, config)
         write_snapshot(run_dir, template)

@@ -226,9 +226,12 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
         meta = tomllib.loads(m.group(1))
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: malformed front matter: {exc}") from None
-    missing = [k for k in _REQUIRED if not isinstance(meta.get(k), str)]
+    missing = [k for k in _REQUIRED if k not in meta]
     if missing:
         raise UserError(f"{path}: front matter lacks {missing}")
+    not_text = [f"{k} = {meta[k]!r}" for k in _REQUIRED if not isinstance(meta[k], str)]
+    if not_text:
+        raise UserError(f"{path}: front matter {', '.join(not_text)}: must be a string")
     if meta["language"] not in LANGUAGES:
         raise UserError(f"{path}: language {meta['language']!r} is not one of {LANGUAGES}")
     # Compiled here (and kept for the renders) so a syntax error is reported before any genome is tried.

@@ -81,6 +81,23 @@ def test_a_sweep_of_a_slice_stays_in_it_across_resume(tmp_path):
     assert all(g["BLOCK_H"] == 32 and g["NUM_WARPS"] == 8 for g in genomes)
 
 
+def test_a_run_resumed_with_another_strategy_says_so_and_its_rows_record_it(tmp_path):
+    out = tmp_path / "run"
+    small = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+    first = engine("evolve", small, "--strategy", "random", "--budget", "1", "--device", "cpu", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    same = engine("evolve", small, "--strategy", "random", "--budget", "1", "--device", "cpu", "--out", str(out),
+                  "--resume")
+    assert same.returncode == 0 and "resumed with" not in same.stderr, same.stderr
+    other = engine("evolve", small, "--strategy", "exhaustive", "--seed", "3", "--budget", "2", "--device", "cpu",
+                   "--out", str(out), "--resume")
+    assert other.returncode == 0, other.stderr
+    assert "resumed with --strategy exhaustive --seed 3; the run began with random, seed 0" in other.stderr
+    strategies = [r["strategy"] for r in read_records(out) if r["kind"] == "genome"]
+    assert strategies == ["random", "exhaustive"]
+    assert json.loads((out / "run.json").read_text())["strategy"] == "random"
+
+
 def test_a_run_out_of_time_keeps_its_baselines_and_resume_continues_it(tmp_path):
     out = tmp_path / "run"
     small = "tests/fixtures/templates/sparse_mla_small.triton.j2"

@@ -474,6 +474,31 @@ def test_fix_values_are_read_as_the_genes_types():
     assert fixed["MASK_INVALID_ROWS"] is False and type(fixed["NUM_WARPS"]) is int
     sliced = space.restrict(fixed)
     assert sliced.default_params()["MASK_INVALID_ROWS"] is False
+    assert _fixed_genes(space, ["MASK_INVALID_ROWS=False"]) == {"MASK_INVALID_ROWS": False}  # Python's spelling
+
+
+def test_a_gene_fixed_twice_is_refused_not_the_last_kept(tmp_path):
+    proc = run_cli("evolve", REAL_TEMPLATE, "--fix", "NUM_WARPS=4", "--fix", "NUM_WARPS=8", "--out", tmp_path / "run")
+    assert_user_error(proc, "--fix NUM_WARPS", "given twice", "'NUM_WARPS=8'")
+    assert_no_run_folder(tmp_path / "run")
+
+
+@pytest.mark.parametrize("objectives, words", [("score,score", "['score'] named twice"),
+                                               ("", "name at least one of"), (" , ", "name at least one of")])
+def test_objectives_named_twice_or_none_are_refused(tmp_path, objectives, words):
+    proc = run_cli("evolve", REAL_TEMPLATE, "--objectives", objectives, "--out", tmp_path / "run")
+    assert_user_error(proc, "--objectives", words)
+    assert_no_run_folder(tmp_path / "run")
+
+
+@pytest.mark.parametrize("field", ["space", "entry", "problem"])
+def test_a_front_matter_field_of_the_wrong_type_is_named_not_said_missing(tmp_path, field):
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    text = template.read_text()
+    line = next(x for x in text.splitlines() if x.startswith(f"{field} ="))
+    template.write_text(text.replace(line, f"{field} = 5"))
+    line = assert_user_error(run_cli("eval", template), str(template), f"{field} = 5: must be a string")
+    assert "lacks" not in line
 
 
 def test_evolve_resume_with_another_slice_leaves_the_folder_untouched(tmp_path):
@@ -502,3 +527,78 @@ def test_a_second_evolve_on_a_run_being_written_is_refused_and_writes_nothing(tm
         os.close(fd)
     assert_user_error(proc, str(run_dir), "another engine process is writing this run")
     assert sorted(p.name for p in run_dir.rglob("*")) == before
+
+
+# -- numbers and paths given on the command line ----------------------------------------------
+
+TRITON_RUN = REPO / "docs" / "runs" / "h200-triton-ga150-20261130"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["evolve", REAL_TEMPLATE, "--seed", "-1"], ["--seed", "'-1'", "0 to 4294967295"]),
+    (["evolve", REAL_TEMPLATE, "--seed", str(2**32)], ["--seed", "0 to 4294967295"]),
+    (["evolve", REAL_TEMPLATE, "--budget", "1.5"], ["--budget", "'1.5': a whole number"]),
+    (["eval", REAL_TEMPLATE, "--timeout-s", "0"], ["--timeout-s", "a positive number of seconds"]),
+    (["evolve", REAL_TEMPLATE, "--timeout-s", "nan"], ["--timeout-s", "'nan'"]),
+    (["audit", TRITON_RUN, "--timeout-s", "-5"], ["--timeout-s", "'-5'"]),
+    (["export", TRITON_RUN, "--min-gain", "nan"], ["--min-gain", "'nan'"]),
+    (["export", TRITON_RUN, "--min-gain", "-0.1"], ["--min-gain", "'-0.1'"]),
+])
+def test_a_number_out_of_its_range_is_refused_before_anything_runs(tmp_path, argv, words):
+    # e.g. a seed numpy refuses once Optuna's sampler is made (after the run folder was), a
+    # timeout of 0 that makes every genome a timeout, a NaN gain that ships no winner
+    proc = run_cli(*argv, "--out", tmp_path / "out") if argv[0] in ("evolve", "export") else run_cli(*argv)
+    assert_user_error(proc, *words)
+    assert not (tmp_path / "out").exists()
+
+
+def test_evolve_into_a_path_that_is_a_file_or_cannot_be_made_names_it(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("mine")
+    assert_user_error(run_cli("evolve", REAL_TEMPLATE, "--out", a_file), str(a_file), "not a folder")
+    assert a_file.read_text() == "mine"
+    under_a_file = a_file / "run"
+    assert_user_error(run_cli("evolve", REAL_TEMPLATE, "--out", under_a_file), str(under_a_file),
+                      "cannot make the run folder")
+
+
+def test_export_into_a_folder_that_cannot_be_made_names_it(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("mine")
+    proc = run_cli("export", TRITON_RUN, "--out", a_file / "export")
+    assert_user_error(proc, "--out", str(a_file / "export"), "cannot write the export")
+
+
+def test_compile_with_a_cache_folder_that_cannot_be_made_blames_the_folder_not_nvcc(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("mine")
+    for cache in (a_file, a_file / "cache"):
+        line = assert_user_error(run_cli("compile", "templates/sparse_mla.cu.j2", "--cache", cache),
+                                 "--cache", str(cache), "cannot make this folder")
+        assert "nvcc" not in line
+
+
+@pytest.mark.parametrize("png", ["plot.xyz", "plot"])
+def test_compare_strategies_plot_not_named_png_is_refused_before_the_replay(tmp_path, png):
+    # matplotlib would pick another format by the suffix, or save plot.png while `plot` was said
+    proc = run_cli("compare-strategies", TRITON_RUN, "--png", tmp_path / png)
+    assert_user_error(proc, "--png", str(tmp_path / png), ".png")
+    assert sorted(tmp_path.iterdir()) == []
+
+
+def test_a_genome_file_that_is_not_text_names_the_file(tmp_path):
+    genome = tmp_path / "g.json"
+    genome.write_bytes(b"\xff\xfe{")
+    assert_user_error(run_cli("eval", REAL_TEMPLATE, "--genome", genome), f"--genome {genome}", "unreadable as text")
+
+
+def test_an_empty_genome_argument_is_refused_not_read_as_the_defaults():
+    assert_user_error(run_cli("eval", REAL_TEMPLATE, "--genome", ""), "--genome", "neither a JSON object")
+
+
+def test_a_space_whose_defaults_break_its_constraint_names_the_space_file(tmp_path):
+    space = TINY_SPACE + '\n[[constraints]]\nexpr = "BLOCK > 32"\nwhy = "big blocks only"\n'
+    template = write_template(tmp_path, "X = {{ BLOCK }}\ndef sparse_mla_decode():\n    pass\n", space_text=space)
+    line = assert_user_error(run_cli("eval", template), str(tmp_path / "tiny.toml"), "default genome",
+                             "big blocks only")
+    assert "--genome" not in line

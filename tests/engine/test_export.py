@@ -185,7 +185,7 @@ def _run_with(tmp_path, change) -> Path:
     ("two devices", "2 kinds of device (NVIDIA H100, NVIDIA H200)"),
     ("unknown default", "--default 0123456789abcdef: no ok genome of that id"),
     ("out not empty", "exists and is not an empty folder"),
-    ("negative gain", "--min-gain -0.1"),
+    ("negative gain", "--min-gain: '-0.1'"),
 ])
 def test_export_refuses_what_it_cannot_vouch_for_and_writes_nothing(tmp_path, case, message):
     run, out, args = RUN, tmp_path / "export", []
