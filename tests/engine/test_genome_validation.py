@@ -503,12 +503,12 @@ BAD_SPACES = [
     ("gene_name_not_identifier", '[space]\nname = "s"\n[genes."X-Y"]\ntype = "bool"\n', ["genes.X-Y"]),
     ("constraint_without_expr", '[space]\nname = "s"\n[genes.X]\ntype = "bool"\n[[constraints]]\nwhy = "no expr"\n',
      ["constraints[0]"]),
-    ("constraint_with_a_misspelt_key", '[space]\nname = "s"\n[genes.X]\ntype = "bool"\n[[constraints]]\n'
-     'expr = "X or not X"\nwyh = "typo"\n', ["constraints[0]", "unknown keys ['wyh']"]),
-    ("constraint_why_not_text", '[space]\nname = "s"\n[genes.X]\ntype = "bool"\n[[constraints]]\n'
-     'expr = "X or not X"\nwhy = 5\n', ["constraints[0]", "why must be a string"]),
-    ("constraint_not_a_comparison", '[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n'
-     '[[constraints]]\nexpr = "N * 2"\n', ["constraints[0]", "gives 2 for the default genome", "not true or false"]),
+    ("constraint_with_a_misspelt_key", ('[space]\nname = "s"\n[genes.X]\ntype = "bool"\n[[constraints]]\n'
+                                        'expr = "X or not X"\nwyh = "typo"\n'), ["constraints[0]", "unknown keys ['wyh']"]),
+    ("constraint_why_not_text", ('[space]\nname = "s"\n[genes.X]\ntype = "bool"\n[[constraints]]\n'
+                                 'expr = "X or not X"\nwhy = 5\n'), ["constraints[0]", "why must be a string"]),
+    ("constraint_not_a_comparison", ('[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n'
+                                     '[[constraints]]\nexpr = "N * 2"\n'), ["constraints[0]", "gives 2 for the default genome", "not true or false"]),
 ]
 
 
