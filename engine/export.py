@@ -6,8 +6,8 @@ genomes that share the template's problem arguments gets its own default and its
 A measured workload covers the shapes from just past the next smaller measured batch (and
 context) up to its own; a shape past the largest measured one goes to the default kernel: the
 table never extrapolates. Among the genomes that beat the default at a workload, those not
-measurably slower than the fastest count as equals, and the table takes as few kernels from them
-as it can (a kernel a shape range because of noise would be a kernel more to ship and trust).
+measurably slower than the fastest count as equals, and the table takes the fewest kernels from them
+(a kernel a shape range because of noise would be a kernel more to ship and trust).
 
 A CUDA template's kernels ship built too, where nvcc is present: each ``kernels/ID.cubin`` with
 the flags the run built with, its resource figures beside the run's in the table. Figures that
@@ -15,6 +15,7 @@ differ say the compiler here is not the run's: the binary is then not the one th
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import pprint
@@ -108,13 +109,45 @@ def contenders(timings: dict[str, Timing], default: Timing, min_gain: float) -> 
             if t.median_us - t.iqr_us / 2 <= best.median_us + best.iqr_us / 2}
 
 
+# combinations of contenders tried for a smaller or faster cover than the greedy one; past it the
+# greedy cover stands (a run's groups have tens of contenders: nowhere near it)
+COVER_SEARCH_LIMIT = 200_000
+
+
 def fewest_kernels(contending: dict[str, dict[str, Timing]]) -> dict[str, str]:
-    """workload -> the genome to run there, from each workload's contenders, so that few kernels
-    cover the table: the genome that contends at the most workloads still open takes them all (on
-    a tie, the one with the smaller summed time there), then the next. A workload with no contender
-    is left out (the default's)."""
-    chosen: dict[str, str] = {}
+    """workload -> the genome to run there, from each workload's contenders: the fewest genomes
+    that contend at every workload with a contender, and of such sets the one with the smallest
+    summed time (each workload to its fastest member of the set; on a tie, the smaller id). A
+    workload with no contender is left out (the default's). Exact by enumeration; the greedy
+    cover (the genome contending at the most open workloads first) bounds the search, and
+    stands where enumeration would pass COVER_SEARCH_LIMIT."""
     open_ = {name: c for name, c in contending.items() if c}
+    greedy = _greedy_cover(open_)
+    gids = sorted({g for c in open_.values() for g in c})
+    tried = 0
+    for k in range(1, len(set(greedy.values())) + 1):
+        tried += math.comb(len(gids), k)
+        if tried > COVER_SEARCH_LIMIT:
+            return greedy
+        best: tuple[float, tuple[str, ...]] | None = None
+        for combo in itertools.combinations(gids, k):
+            members = set(combo)
+            if all(members & c.keys() for c in open_.values()):
+                cost = sum(min(c[g].median_us for g in members & c.keys()) for c in open_.values())
+                if best is None or cost < best[0]:
+                    best = (cost, combo)
+        if best is not None:
+            members = set(best[1])
+            return {name: min(members & c.keys(), key=lambda g, c=c: (c[g].median_us, g))
+                    for name, c in open_.items()}
+    return greedy
+
+
+def _greedy_cover(open_: dict[str, dict[str, Timing]]) -> dict[str, str]:
+    """The genome that contends at the most workloads still open takes them all (on a tie, the
+    one with the smaller summed time there), then the next."""
+    open_ = dict(open_)
+    chosen: dict[str, str] = {}
     while open_:
         reach: dict[str, list[str]] = {}
         for name, c in open_.items():

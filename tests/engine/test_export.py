@@ -165,6 +165,32 @@ def test_few_kernels_cover_the_table_where_the_fastest_wins_only_by_noise():
     assert fewest_kernels({"w1": {}, "w2": w2}) == {"w2": "B"}
 
 
+def test_the_fewest_kernels_are_found_where_taking_the_widest_first_needs_more():
+    # G contends at four workloads, P and Q at three each: G first leaves w5 and w6 to P and Q
+    # (three kernels), while P and Q alone cover all six
+    t = Timing(10.0, 0.1)
+    table = {"w1": {"G": t, "P": t}, "w2": {"G": t, "P": t}, "w3": {"G": t, "Q": t}, "w4": {"G": t, "Q": t},
+             "w5": {"P": t}, "w6": {"Q": t}}
+    chosen = fewest_kernels(table)
+    assert set(chosen.values()) == {"P", "Q"}
+    assert chosen == {"w1": "P", "w2": "P", "w3": "Q", "w4": "Q", "w5": "P", "w6": "Q"}
+
+
+def test_of_equally_few_kernels_the_faster_set_is_taken():
+    # {A} and {B} each cover both workloads; B's summed time is smaller though A wins w1
+    table = {"w1": {"A": Timing(10.0, 1.0), "B": Timing(10.5, 1.0)},
+             "w2": {"A": Timing(20.0, 1.0), "B": Timing(18.0, 1.0)}}
+    assert fewest_kernels(table) == {"w1": "B", "w2": "B"}
+
+
+def test_the_archived_run_where_the_greedy_cover_took_three_kernels_now_takes_two():
+    from engine.export import build_table
+
+    table, _ = build_table(REPO / "docs" / "runs" / "h200-cuda16-20261205")
+    (bf16,) = [g for g in table["groups"] if g["problem"] == {"kv_format": "bf16"}]
+    assert len(bf16["entries"]) == 12 and len({e["genome_id"] for e in bf16["entries"]}) == 2
+
+
 def test_covered_ranges_run_from_past_the_previous_measured_value():
     assert covered_ranges([64, 1, 8, 8, 128]) == {1: [1, 1], 8: [2, 8], 64: [9, 64], 128: [65, 128]}
 
