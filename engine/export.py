@@ -299,6 +299,9 @@ def build_table(run_dir: Path, named_defaults: list[str] | None = None,
             continue
         # the reference path ships no kernel: select() then says None, the caller's own path
         is_reference = default_id == reference_ids.get(key)
+        if REFERENCE in (named_defaults or []) and key not in reference_ids:
+            group["note"] = (f"--default {REFERENCE}: the run holds no PyTorch reference row of this problem "
+                             f"evaluated ok; its default genome {default_id} is the default here")
         group["default"] = {"genome_id": default_id, "kernel": None if is_reference else kernel(default_id)}
         default_rows = references[key] if is_reference else by_genome[default_id]
         default_layer = _times(default_rows, min, attention_inside_layer)  # at its best
@@ -438,6 +441,8 @@ def summary_text(table: dict[str, Any]) -> str:
             lines.append("default: the run's PyTorch reference path (no kernel shipped: select() gives None there)")
         else:
             lines.append(f"default kernel: {g['default']['genome_id']} ({g['default']['kernel']})")
+        if g["note"]:
+            lines += ["", g["note"]]
         lines.append("")
         lines.append("| batch | context | heads | topk | kernel | us (IQR) | default us (IQR) | speedup | timed |")
         lines.append("|---|---|---|---|---|---|---|---|---|")

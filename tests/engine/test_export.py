@@ -287,6 +287,19 @@ def test_the_reference_path_as_the_default_ships_no_kernel_and_falls_back_to_non
     assert dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="NVIDIA H100 80GB HBM3") is None
 
 
+def test_default_reference_on_a_problem_without_a_pytorch_row_says_which_default_stands():
+    # h200-cuda17 timed the PyTorch path on bf16 only and a default genome on each format: the
+    # FP8 group keeps its default genome, and the table says so rather than keeping it unsaid
+    from engine.export import build_table, summary_text
+
+    table, _ = build_table(REPO / "docs" / "runs" / "h200-cuda17-20261205", ["reference"])
+    groups = {g["problem"]["kv_format"]: g for g in table["groups"]}
+    assert groups["bf16"]["default"]["kernel"] is None and groups["bf16"]["note"] == ""
+    fp8 = groups["fp8_656"]
+    assert fp8["default"]["kernel"] and "no PyTorch reference row of this problem" in fp8["note"]
+    assert fp8["default"]["genome_id"] in fp8["note"] and fp8["note"] in summary_text(table)
+
+
 def test_the_reference_as_default_is_each_problems_own_pytorch_path_where_no_genome_is_named(tmp_path):
     """Runs now time the PyTorch path on each cache format (rows recording the problem genes'
     values): `--default reference` weighs each format's winners against its own path, and a
