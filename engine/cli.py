@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from engine.audit import audit
 from engine.compare import compare, load_sweep, plot, report
@@ -234,46 +234,33 @@ def _duration(text: str) -> float:
     return seconds
 
 
-def _positive(text: str) -> int:
+def _number(text: str, kind: type, ok: Callable[[Any], bool], what: str):
+    """``text`` read as ``kind`` and checked by ``ok``, or an argparse error saying what it should be."""
     try:
-        value = int(text)
+        value = kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number, at least 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        value = None
+    if value is None or not ok(value):
+        raise argparse.ArgumentTypeError(f"{text!r}: {what}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _number(text, int, lambda v: v >= 1, "a whole number, at least 1")
 
 
 def _seed(text: str) -> int:
     # numpy's generators (Optuna's samplers) take seeds of 0 .. 2**32 - 1: checked here, before a
     # run folder is made, not inside the strategy after it
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"{text!r}: a whole number from 0 to {2**32 - 1}")
-    return value
+    return _number(text, int, lambda v: 0 <= v < 2**32, f"a whole number from 0 to {2**32 - 1}")
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{text!r}: a positive number of seconds")
-    return value
+    return _number(text, float, lambda v: math.isfinite(v) and v > 0, "a positive number of seconds")
 
 
 def _fraction_at_least_zero(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"{text!r}: a fraction, 0 or more (0.05 is 5%)")
-    return value
+    return _number(text, float, lambda v: math.isfinite(v) and v >= 0, "a fraction, 0 or more (0.05 is 5%)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
