@@ -293,6 +293,10 @@ def _load(path: Path) -> tuple[Template, object]:
     space = template.load_space()
     template.check_holes(space)
     template.check_problem(space)
+    unread = template.unread_genes(space)
+    if unread:  # allowed (a gene declared before the template reads it), said
+        print(f"engine: note: {template.path} reads no gene {unread} of {template.space_path.name}: each of "
+              "its values builds the same kernel", file=sys.stderr)
     return template, space
 
 

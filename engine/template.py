@@ -103,6 +103,12 @@ class Template:
             raise UserError(f"{self.path}: front matter problem_args names {unknown}, "
                             f"not genes of {self.space_path.name}")
 
+    def unread_genes(self, space: Space) -> list[str]:
+        """Genes neither the template's text nor its problem_args read: each of their values
+        builds the same kernel, so a search spends evaluations on copies."""
+        holes = jinja2.meta.find_undeclared_variables(_environment().parse(self.text))
+        return sorted(set(space.gene_names) - holes - set(self.problem_genes))
+
     def check_problem(self, space: Space) -> None:
         """The front matter's problem is one the evaluators know, its problem_args are arguments
         that problem takes, and a Triton template's default genome defines the entry: faults of

@@ -602,3 +602,21 @@ def test_a_space_whose_defaults_break_its_constraint_names_the_space_file(tmp_pa
     line = assert_user_error(run_cli("eval", template), str(tmp_path / "tiny.toml"), "default genome",
                              "big blocks only")
     assert "--genome" not in line
+
+
+def test_a_gene_the_template_never_reads_is_noted(tmp_path):
+    # allowed, since a gene may be declared before the template reads it, but a search would time
+    # the same kernel once a value
+    fixtures = REPO / "tests" / "fixtures"
+    space = tmp_path / "genomes" / "tiny_cuda.toml"
+    space.parent.mkdir()
+    space.write_text((fixtures / "genomes" / "tiny_cuda.toml").read_text()
+                     + '\n[genes.UNUSED_KNOB]\ntype = "bool"\ndefault = false\n')
+    template = tmp_path / "templates" / "tiny.cu.j2"
+    template.parent.mkdir()
+    shutil.copy(fixtures / "templates" / "tiny.cu.j2", template)
+    proc = run_cli("compile", template, "--cache", tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr
+    assert f"engine: note: {template} reads no gene ['UNUSED_KNOB'] of tiny_cuda.toml" in proc.stderr
+    plain = run_cli("compile", fixtures / "templates" / "tiny.cu.j2", "--cache", tmp_path / "cache")
+    assert plain.returncode == 0 and "note" not in plain.stderr, plain.stderr
