@@ -93,8 +93,7 @@ class Template:
         if genes:
             raise UserError(f"{self.path}: front matter build_variables names genes of {self.space_path.name}: "
                             f"{genes} (a build variable is set by the run, a gene by the search)")
-        holes = jinja2.meta.find_undeclared_variables(_environment().parse(self.text))
-        unfilled = sorted(holes - set(space.gene_names) - set(self.build_variables))
+        unfilled = sorted(_holes(self.text) - set(space.gene_names) - set(self.build_variables))
         if unfilled:
             raise UserError(f"{self.path}: template reads undefined variables {unfilled} "
                             f"(not genes of {self.space_path.name})")
@@ -106,35 +105,30 @@ class Template:
     def unread_genes(self, space: Space) -> list[str]:
         """Genes neither the template's text nor its problem_args read: each of their values
         builds the same kernel, so a search spends evaluations on copies."""
-        holes = jinja2.meta.find_undeclared_variables(_environment().parse(self.text))
-        return sorted(set(space.gene_names) - holes - set(self.problem_genes))
+        return sorted(set(space.gene_names) - _holes(self.text) - set(self.problem_genes))
 
     def check_problem(self, space: Space) -> None:
-        """The front matter's problem is one the evaluators know, its problem_args are arguments
-        that problem takes, and a Triton template's default genome defines the entry: faults of
+        """The front matter's problem is one the evaluators know and makes with the default
+        genome's arguments, and a Triton template's default genome defines the entry: faults of
         the template, said once before a run rather than recorded as a failed row a genome.
-        Imports the evaluators' problems (and torch with them)."""
+        Imports the evaluators (and torch with them)."""
         import ast
-        import inspect
 
-        from evaluators.problems import PROBLEMS
+        from evaluators.guards import top_level_functions
+        from evaluators.problems import make_problem
 
-        problem = PROBLEMS.get(self.problem)
-        if problem is None:
-            raise UserError(f"{self.path}: front matter problem {self.problem!r} is not a known problem "
-                            f"(known: {', '.join(sorted(PROBLEMS))})")
-        takes = [name for name in inspect.signature(problem).parameters]
-        unknown = sorted(arg for arg, _ in self.problem_args if arg not in takes)
-        if unknown:
-            raise UserError(f"{self.path}: front matter problem_args names {unknown}, not arguments of "
-                            f"problem {self.problem!r} (it takes {takes})")
+        defaults = space.default_params()
+        try:
+            make_problem(self.problem, self.problem_kwargs(defaults))
+        except ValueError as exc:
+            raise UserError(f"{self.path}: front matter {exc}") from None
         if self.language != "triton":
             return  # a CUDA template's kernels are named by its launch metadata, not by entry
         try:  # a default that does not render or parse is a genome's fault: its row says so
-            tree = ast.parse(self.render(space.default_params()))
+            tree = ast.parse(self.render(defaults))
         except (RenderError, UserError, InvalidGenome, SyntaxError):
             return
-        if self.entry not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+        if self.entry not in top_level_functions(tree):
             raise UserError(f"{self.path}: front matter entry {self.entry!r} is not a top-level function of "
                             f"the default genome's source")
 
@@ -264,6 +258,12 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                               autoescape=False)
+
+
+@functools.lru_cache(maxsize=32)
+def _holes(text: str) -> frozenset[str]:
+    """The variables a template's text reads and does not set (its genes and build variables)."""
+    return frozenset(jinja2.meta.find_undeclared_variables(_environment().parse(text)))
 
 
 @functools.lru_cache(maxsize=32)

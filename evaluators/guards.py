@@ -66,8 +66,13 @@ def static_check_triton(source: str, entry: str) -> None:
             _check_kernel_body(fn, kernels | triton_names)
         else:
             _check_host_body(fn)
-    if entry not in {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}:
+    if entry not in top_level_functions(tree):
         raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
+
+
+def top_level_functions(tree: ast.Module) -> set[str]:
+    """The names of a module's top-level functions: where the harness looks for a Triton entry."""
+    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
 def _reject(reason: str, node: ast.AST) -> Rejection:

@@ -24,7 +24,7 @@ from evaluators.environment import fingerprint as environment
 from evaluators.guards import (Rejection, below_roofline, fingerprint, hidden_work,
                                outputs_agree, static_check_triton)
 from evaluators.hardware import find_hardware, roofline_floor_s
-from evaluators.problems import PROBLEMS
+from evaluators.problems import make_problem
 from evaluators.static_cuda import static_check_cuda
 from evaluators.status import Status
 from evaluators.triton_backend import CompileError, is_compile_failure, load_entry
@@ -126,8 +126,8 @@ class Evaluator:
     @staticmethod
     def _problem(req: dict[str, Any]):
         try:
-            return PROBLEMS[req["problem"]](**(req.get("problem_args") or {}))
-        except (KeyError, TypeError, ValueError) as exc:
+            return make_problem(req.get("problem"), req.get("problem_args") or {})
+        except ValueError as exc:
             raise StageFailure(Status.INVALID_GENOME, "problem",
                                f"problem {req.get('problem')!r} with {req.get('problem_args')}: {exc}") from None
 

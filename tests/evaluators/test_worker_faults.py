@@ -32,6 +32,18 @@ def test_source_that_does_not_import_is_a_compile_error(runner, faulty_request):
     assert "SyntaxError" in result["error"]
 
 
+@pytest.mark.parametrize("fields, words", [
+    ({"problem": "nope"}, "problem 'nope' is not a known problem"),
+    ({"problem_args": {"kvformat": "bf16"}}, "problem_args names ['kvformat']"),
+    ({"problem_args": {"kv_format": "int4"}}, "kv_format 'int4' is not one of"),
+])
+def test_a_request_for_a_problem_the_worker_cannot_make_is_an_invalid_genome(runner, faulty_request, fields, words):
+    # the same maker as the CLI's check of a template's front matter (evaluators/problems.py)
+    result = runner.evaluate(faulty_request("none", **fields))
+    assert (result["status"], result["stage"]) == ("invalid_genome", "problem")
+    assert words in result["error"]
+
+
 def test_a_kernel_print_cannot_corrupt_the_reply_channel(runner, faulty_request):
     req = faulty_request("none")
     req["source"] = req["source"].replace("def sparse_mla_decode(", 'print("{not json")\n\ndef sparse_mla_decode(')
