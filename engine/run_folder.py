@@ -133,21 +133,20 @@ def read_config(run_dir: Path) -> RunConfig:
         config = RunConfig(**data)
     except (json.JSONDecodeError, TypeError) as exc:
         raise UserError(f"{path}: malformed run config: {exc}") from None
-    wrong = [f"{f.name} {getattr(config, f.name)!r} (not {_TYPE_NAMES[f.type]})" for f in fields(RunConfig)
-             if not _of_type(getattr(config, f.name), f.type)]
+    wrong = [f"{f.name} {getattr(config, f.name)!r} (not {_TYPES[f.type][1]})" for f in fields(RunConfig)
+             if not _of_type(getattr(config, f.name), _TYPES[f.type][0])]
     if wrong:
         raise UserError(f"{path}: malformed run config: {', '.join(wrong)}")
     return config
 
 
-# run.json's fields by their annotations (strings: this module has postponed annotations)
-_TYPE_NAMES = {"str": "a string", "int": "an integer", "bool": "true or false", "dict": "an object",
-               "list": "a list"}
+# run.json's field types by their annotations (strings: this module has postponed annotations)
+_TYPES = {"str": (str, "a string"), "int": (int, "an integer"), "bool": (bool, "true or false"),
+          "dict": (dict, "an object"), "list": (list, "a list")}
 
 
-def _of_type(value: object, annotation: str) -> bool:
-    kind = {"str": str, "int": int, "bool": bool, "dict": dict, "list": list}[annotation]
-    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+def _of_type(value: object, kind: type) -> bool:
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))  # True is no int
 
 
 def write_snapshot(run_dir: Path, template: Template) -> None:
@@ -183,7 +182,8 @@ def template_of_run(run_dir: Path, config: RunConfig) -> Template:
         raise UserError(f"{snap / 'template.j2'}: the run's copy of {config.template} does not match the hash "
                         f"run.json records ({kept.content_hash} against {config.template_hash}); "
                         f"the working-tree file {'changed too' if path.is_file() else 'is gone'}")
-    if file_hash(kept.space_path) != config.space_hash:
+    kept_space_hash = file_hash(kept.space_path)
+    if kept_space_hash != config.space_hash:
         raise UserError(f"{snap / 'space.toml'}: the run's copy of {config.space} does not match the hash "
-                        f"run.json records ({file_hash(kept.space_path)} against {config.space_hash})")
+                        f"run.json records ({kept_space_hash} against {config.space_hash})")
     return kept

@@ -18,6 +18,7 @@ import torch
 
 from engine.run_folder import open_run
 from engine.template import load_template
+from tests.marks import NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
 REAL_TEMPLATE = "templates/sparse_mla.triton.j2"
@@ -604,6 +605,7 @@ def test_a_space_whose_defaults_break_its_constraint_names_the_space_file(tmp_pa
     assert "--genome" not in line
 
 
+@NEEDS_NVCC
 def test_a_gene_the_template_never_reads_is_noted(tmp_path):
     # allowed, since a gene may be declared before the template reads it, but a search would time
     # the same kernel once a value
