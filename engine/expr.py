@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping, Set
+from typing import Any
 
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 _CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn)
@@ -54,12 +55,34 @@ class Expression:
                 raise ValueError(f"only ==, !=, <, <=, >, >=, in and not in compare in {self.text!r}")
         return names
 
+    def always_boolean(self, boolean_names: Set[str]) -> bool:
+        """Whether every evaluation gives True or False, judged from the expression's form: a
+        comparison, ``not``, a bool literal or a name in ``boolean_names`` (the space's bool genes),
+        and ``and``, ``or`` and ``x if c else y`` only of those. ``and`` and ``or`` give one of their
+        operands, so ``N > 1 and N * 2`` gives a number for every N > 1: a form check refuses it at
+        load, where evaluating the default genome alone would miss the genomes that reach it."""
+        return _boolean(ast.parse(self.text, mode="eval").body, boolean_names)
+
     def evaluate(self, env: Mapping[str, Any]) -> Any:
         """The expression's value with the genes of ``env``; a name ``env`` lacks is a KeyError."""
         try:
             return eval(self._code, _GLOBALS, env)  # noqa: S307 -- a whitelisted tree, no builtins
         except NameError as exc:
             raise KeyError(exc.name) from None
+
+
+def _boolean(node: ast.AST, boolean_names: Set[str]) -> bool:
+    if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return True
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, bool)
+    if isinstance(node, ast.Name):
+        return node.id in boolean_names
+    if isinstance(node, ast.BoolOp):
+        return all(_boolean(v, boolean_names) for v in node.values)
+    if isinstance(node, ast.IfExp):
+        return _boolean(node.body, boolean_names) and _boolean(node.orelse, boolean_names)
+    return False
 
 
 _FUNC_PREFIX = "__kg_fn_"

@@ -72,15 +72,19 @@ def space_from_dict(data: dict[str, Any], where: str) -> Space:
         space = Space(name, genes, tuple(constraints), where)
     except ValueError as exc:
         raise UserError(f"{where}: {exc}") from None
+    boolean_genes = {g.name for g in genes if all(isinstance(v, bool) for v in g.values)}
     defaults = space.default_params()
     for i, c in enumerate(constraints):
-        try:
-            value = c.expr.evaluate(defaults)
-        except Exception:  # noqa: BLE001 - the default genome's refusal names it (eval, evolve)
+        if c.expr.always_boolean(boolean_genes):
             continue
-        if not isinstance(value, bool):  # `THREADS` for `THREADS > 0`: truthy for every value but 0
-            raise UserError(f"{where}: constraints[{i}]: expr {c.text!r} gives {value!r} for the default genome, "
-                            "not true or false (a comparison)")
+        try:  # the default genome's value, to show what the expression gives instead
+            gives = f" (it gives {c.expr.evaluate(defaults)!r} for the default genome)"
+        except Exception:  # noqa: BLE001 - the form alone is the refusal's reason
+            gives = ""
+        # `THREADS` for `THREADS > 0` is truthy for every value but 0; `A > 1 and A * 2` gives a
+        # number wherever A > 1. Either would pass or exclude genomes by accident.
+        raise UserError(f"{where}: constraints[{i}]: expr {c.text!r} is not true or false for every genome{gives}: "
+                        "write it as comparisons joined by and, or, not")
     return space
 
 

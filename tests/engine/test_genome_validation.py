@@ -509,7 +509,26 @@ BAD_SPACES = [
                                  'expr = "X or not X"\nwhy = 5\n'), ["constraints[0]", "why must be a string"]),
     ("constraint_not_a_comparison", ('[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n'
                                      '[[constraints]]\nexpr = "N * 2"\n'), ["constraints[0]", "gives 2 for the default genome", "not true or false"]),
+    # Right for the default genome (N = 1 gives False), a number for N > 1: the form is refused.
+    ("constraint_a_number_past_the_default", ('[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n'
+                                              '[[constraints]]\nexpr = "N < 4"\n[[constraints]]\nexpr = "N > 1 and N * 2"\n'),
+     ["constraints[1]", "'N > 1 and N * 2' is not true or false for every genome", "gives False for the default"]),
+    ("constraint_a_branch_not_a_comparison", ('[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n'
+                                              '[[constraints]]\nexpr = "N < 3 if N > 2 else N"\n'), ["constraints[0]", "not true or false"]),
+    ("constraint_an_int_gene_alone", ('[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n'
+                                      '[[constraints]]\nexpr = "not N or N"\n'), ["constraints[0]", "not true or false"]),
 ]
+
+
+def test_constraints_of_comparisons_bool_genes_and_their_logic_load(tmp_path):
+    path = tmp_path / "s.toml"
+    path.write_text('[space]\nname = "s"\n[genes.N]\ntype = "int"\nmin = 1\nmax = 4\n[genes.P]\ntype = "bool"\n'
+                    '[genes.F]\ntype = "categorical"\nchoices = [true, false]\n'
+                    '[[constraints]]\nexpr = "P or N in (1, 2)"\n[[constraints]]\nexpr = "(N < 3 if F else True) and not P or N == 4"\n')
+    space = load_space(path)
+    assert len(space.constraints) == 2
+    assert space.is_valid({"N": 1, "P": False, "F": True})
+    assert not space.is_valid({"N": 3, "P": False, "F": True})
 
 
 @pytest.mark.parametrize("case, text, words", BAD_SPACES, ids=[c[0] for c in BAD_SPACES])
