@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import ast
 import math
-from collections.abc import Mapping, Set
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
@@ -55,7 +56,7 @@ class Expression:
                 raise ValueError(f"only ==, !=, <, <=, >, >=, in and not in compare in {self.text!r}")
         return names
 
-    def always_boolean(self, boolean_names: Set[str]) -> bool:
+    def always_boolean(self, boolean_names: AbstractSet[str]) -> bool:
         """Whether every evaluation gives True or False, judged from the expression's form: a
         comparison, ``not``, a bool literal or a name in ``boolean_names`` (the space's bool genes),
         and ``and``, ``or`` and ``x if c else y`` only of those. ``and`` and ``or`` give one of their
@@ -71,7 +72,7 @@ class Expression:
             raise KeyError(exc.name) from None
 
 
-def _boolean(node: ast.AST, boolean_names: Set[str]) -> bool:
+def _boolean(node: ast.AST, boolean_names: AbstractSet[str]) -> bool:
     if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
         return True
     if isinstance(node, ast.Constant):
