@@ -1,8 +1,8 @@
 """A real OpenAI-compatible chat endpoint on 127.0.0.1 for the LLM operator's tests.
 
 It serves ``POST /v1/chat/completions`` over HTTP in a thread, keeps every request body it got,
-and answers with what ``answer(body)`` returns: a string (the assistant's text) or an
-``(http_status, error_message)`` pair.
+and answers with what ``answer(body)`` returns: a string (the assistant's text), an
+``(http_status, error_message)`` pair, or bytes: the whole body of a 200 answer, as sent.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-Answer = Callable[[dict[str, Any]], "str | tuple[int, str]"]
+Answer = Callable[[dict[str, Any]], "str | tuple[int, str] | bytes"]
 
 
 class ChatEndpoint:
@@ -33,6 +33,8 @@ class ChatEndpoint:
                 out = endpoint.answer(body)
                 if isinstance(out, tuple):
                     return self._send(out[0], {"error": {"message": out[1], "type": "test"}})
+                if isinstance(out, bytes):
+                    return self._send_bytes(200, out)
                 self._send(200, {
                     "id": f"chatcmpl-{len(endpoint.requests)}", "object": "chat.completion",
                     "created": int(time.time()), "model": body["model"],
@@ -43,7 +45,9 @@ class ChatEndpoint:
                               "total_tokens": sum(len(m["content"]) for m in body["messages"]) // 4 + len(out) // 4}})
 
             def _send(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode()
+                self._send_bytes(status, json.dumps(payload).encode())
+
+            def _send_bytes(self, status: int, data: bytes) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

@@ -6,6 +6,7 @@ never written to the run folder.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -72,9 +73,11 @@ class ChatClient:
         e, openai = self.endpoint, self._openai
         t0 = time.monotonic()
         try:
-            # extra_body: fields the client does not know (a server's own) pass through unchecked
-            response = self._client.chat.completions.create(model=e.model, messages=messages,
-                                                            extra_body=e.request_fields(seed))
+            # extra_body: fields the client does not know (a server's own) pass through unchecked;
+            # the raw body, read here: the client takes any 200 body (a proxy's HTML page, an
+            # object without choices) and the run would end in an AttributeError
+            raw = self._client.chat.completions.with_raw_response.create(model=e.model, messages=messages,
+                                                                         extra_body=e.request_fields(seed))
         except openai.AuthenticationError as exc:
             raise LlmError(f"{self._where()}: authentication refused ({exc.status_code}); set {e.api_key_env}",
                            fatal=True) from None
@@ -90,15 +93,36 @@ class ChatClient:
         except openai.OpenAIError as exc:  # a malformed answer the client could not parse, ...
             raise LlmError(f"{self._where()}: {type(exc).__name__}: {exc}") from None
         seconds = time.monotonic() - t0
-        if not response.choices:
-            raise LlmError(f"{self._where()}: the answer holds no choices")
-        choice = response.choices[0]
-        usage = response.usage.model_dump(exclude_none=True) if response.usage else {}
-        return Reply(choice.message.content or "", response.model or e.model, choice.finish_reason, seconds,
-                     {k: v for k, v in usage.items() if isinstance(v, int)})
+        try:
+            return _reply(raw.content, e.model, seconds)
+        except ValueError as exc:  # json's errors too
+            raise LlmError(f"{self._where()}: not a chat completion: {exc}") from None
 
     def _where(self) -> str:
         return f"LLM endpoint {self.endpoint.base_url or str(self._client.base_url)}"
+
+
+def _reply(body: bytes, model: str, seconds: float) -> Reply:
+    """The answer's text, model, finish reason and token counts, each checked for its type."""
+    try:
+        data = json.loads(body)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except ValueError:
+        snippet = " ".join(body[:300].decode(errors="replace").split())[:200]
+        raise ValueError(f"the body is not JSON: {snippet!r}" if snippet else "the body is empty") from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    if not isinstance(choices, list) or not choices:
+        raise ValueError("the answer holds no choices")
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    text = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or not isinstance(text, (str, type(None))):
+        raise ValueError(f"choices[0] holds no message text: {json.dumps(choices[0])[:200]}")
+    finish, named = choices[0].get("finish_reason"), data.get("model")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    return Reply(text or "", named if isinstance(named, str) and named else model,
+                 finish if isinstance(finish, str) else None, seconds,
+                 {k: v for k, v in usage.items() if isinstance(v, int) and not isinstance(v, bool)})
 
 
 def _message(exc: Exception) -> str:

@@ -146,6 +146,22 @@ def test_a_later_server_error_lets_the_partner_propose_and_the_llm_is_asked_agai
     assert "HTTP 500: overloaded" in read_calls(tmp_path / "llm")[1]["error"]
 
 
+def test_a_200_answer_that_is_no_chat_completion_is_a_failed_call_not_a_crash(tmp_path):
+    # a proxy's error page, an object whose choice holds no message: the openai client takes
+    # either without complaint
+    answers = iter([genomes_answer({"BLOCK_H": 32}), b"<html>502 Bad Gateway</html>", b'{"choices": [{}]}',
+                    b'{"choices": ["hi"], "usage": "many"}', b"[]",
+                    genomes_answer({"NUM_WARPS": 8}, {"BLOCK_K": 64})])  # the partner's picks may be one
+    with ChatEndpoint(lambda body: next(answers)) as endpoint:
+        s = strategy(tmp_path, endpoint, batch=1)
+        asked = evaluate(s, 6)
+    assert [p.operator for p in asked] == ["llm:1", "random", "random", "random", "random", "llm:6"]
+    errors = [c.get("error") for c in read_calls(tmp_path / "llm")]
+    assert errors[2:5] == [f"LLM endpoint {endpoint.base_url}: not a chat completion: {why}" for why in (
+        "choices[0] holds no message text: {}", 'choices[0] holds no message text: "hi"', "the answer holds no choices")]
+    assert errors[1].endswith("the body is not JSON: '<html>502 Bad Gateway</html>'")
+
+
 def test_after_its_calls_are_spent_only_the_partner_proposes_and_resume_counts_earlier_calls(tmp_path):
     with ChatEndpoint(lambda body: genomes_answer({"BLOCK_H": 32}, {"BLOCK_K": 64})) as endpoint:
         s = strategy(tmp_path, endpoint, batch=2, calls=1)
