@@ -68,6 +68,8 @@ def _first_json(text: str) -> Any:
                 return decoder.raw_decode(text, start)[0]
             except json.JSONDecodeError:
                 continue
+            except RecursionError:  # "[[[[..." from a model caught in a loop: json recurses per level
+                raise UnreadableReply(f"the JSON at character {start} is nested too deeply to read") from None
     snippet = " ".join(text.split())[:200]
     raise UnreadableReply(f"no JSON object in the answer: {snippet!r}" if snippet else "the answer is empty")
 

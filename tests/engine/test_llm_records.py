@@ -49,6 +49,11 @@ def test_an_answer_without_genomes_says_what_it_held_instead(text, message):
         parse_reply(text, SPACE)
 
 
+def test_an_answer_nested_deeper_than_json_reads_is_unreadable_not_a_crash():
+    with pytest.raises(UnreadableReply, match="the JSON at character 10 is nested too deeply to read"):
+        parse_reply("I propose " + "[" * 5000, SPACE)  # a model caught in a loop
+
+
 def test_long_messages_are_kept_once_by_content_and_restored_word_for_word(tmp_path):
     brief = "the template\n" * (INLINE_CHARS // 10)
     transcript = Transcript(tmp_path)
