@@ -13,6 +13,7 @@ import signal
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -506,6 +507,29 @@ def _check_llm_args(args) -> None:
     _llm_extra(args.llm_extra)
     if args.llm_timeout_s <= 0:
         raise UserError(f"--llm-timeout-s {args.llm_timeout_s}: a positive number of seconds")
+    _check_llm_endpoint(args.llm_base_url, args.llm_api_key_env)
+
+
+def _check_llm_endpoint(base_url: str | None, key_env: str) -> None:
+    """The endpoint's URL and key as the openai client will take them, checked now: else the run
+    finds them wrong only at its first call, after the reference and the default genome."""
+    source = "--llm-base-url"
+    if base_url is None and "OPENAI_BASE_URL" in os.environ:
+        source, base_url = "OPENAI_BASE_URL", os.environ["OPENAI_BASE_URL"]  # the client's own fallback
+    if base_url is not None:
+        parts = urllib.parse.urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise UserError(f"{source} {base_url!r}: not an http(s) URL, e.g. http://127.0.0.1:8000/v1")
+    if not key_env:
+        raise UserError("--llm-api-key-env '': the name of an environment variable that holds the key")
+    if not os.environ.get(key_env):
+        # a local server ignores the key (unset is fine); a variable named on purpose, or OpenAI's own
+        # API, is meant to give one
+        if key_env != "OPENAI_API_KEY":
+            raise UserError(f"--llm-api-key-env {key_env}: that environment variable is not set or empty")
+        if base_url is None:
+            raise UserError("OPENAI_API_KEY is not set, and OpenAI's API (no --llm-base-url, no OPENAI_BASE_URL) "
+                            "needs a key; name a local server with --llm-base-url")
 
 
 def _llm_extra(text: str | None) -> dict:

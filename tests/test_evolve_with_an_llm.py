@@ -18,8 +18,8 @@ REPO = Path(__file__).resolve().parent.parent
 SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
 
 
-def engine(*args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+def engine(*args: str, **openai_env: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")} | openai_env
     return subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True, text=True,
                           timeout=900, env=env)
 
@@ -76,6 +76,23 @@ def test_llm_options_are_checked_before_anything_runs(tmp_path):
                    "--device", "cpu", "--out", str(tmp_path / "d"))
     assert extra.returncode == 2 and "--llm-extra: ['messages'] are the strategy's to set" in extra.stderr
     assert not any(tmp_path.iterdir())  # refused runs leave no folder
+
+
+def test_a_wrong_endpoint_url_or_key_setting_is_named_before_anything_runs(tmp_path):
+    llm = ("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--device", "cpu", "--out", str(tmp_path / "run"))
+    local = ("--llm-base-url", "http://127.0.0.1:8000/v1")
+    for args, env, error in [
+            (("--llm-base-url", "127.0.0.1:8000/v1"), {},
+             "--llm-base-url '127.0.0.1:8000/v1': not an http(s) URL, e.g. http://127.0.0.1:8000/v1"),
+            ((), {"OPENAI_BASE_URL": ""}, "OPENAI_BASE_URL '': not an http(s) URL"),
+            ((), {}, "OPENAI_API_KEY is not set, and OpenAI's API (no --llm-base-url, no OPENAI_BASE_URL) needs a key"),
+            ((*local, "--llm-api-key-env", "KG_TEST_UNSET_KEY"), {},
+             "--llm-api-key-env KG_TEST_UNSET_KEY: that environment variable is not set or empty"),
+            ((*local, "--llm-api-key-env", ""), {}, "--llm-api-key-env '': the name of an environment variable")]:
+        done = engine(*llm, *args, **env)
+        assert done.returncode == 2 and done.stderr.startswith(f"engine: error: {error}"), done.stderr
+        assert len(done.stderr.splitlines()) == 1  # one line, no traceback, no worker's output
+    assert not any(tmp_path.iterdir())  # no worker started, no folder made
 
 
 def test_an_unreachable_endpoint_stops_the_run_and_keeps_its_rows(tmp_path):
