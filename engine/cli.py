@@ -184,7 +184,7 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-max-tokens", type=_positive, metavar="N", help="answer length limit (default: the server's)")
     g.add_argument("--llm-extra", metavar="JSON", help='more request fields as a JSON object, e.g. '
                                                        '\'{"reasoning_effort": "high"}\'')
-    g.add_argument("--llm-timeout-s", type=float, default=300.0, help="limit per call (default 300)")
+    g.add_argument("--llm-timeout-s", type=_seconds, default=300.0, help="limit per call (default 300)")
 
 
 def _device_args(p: argparse.ArgumentParser) -> None:
@@ -505,8 +505,6 @@ def _check_llm_args(args) -> None:
     if args.llm_temperature is not None and not 0.0 <= args.llm_temperature <= 2.0:
         raise UserError(f"--llm-temperature {args.llm_temperature}: between 0 and 2")
     _llm_extra(args.llm_extra)
-    if args.llm_timeout_s <= 0:
-        raise UserError(f"--llm-timeout-s {args.llm_timeout_s}: a positive number of seconds")
     _check_llm_endpoint(args.llm_base_url, args.llm_api_key_env)
 
 

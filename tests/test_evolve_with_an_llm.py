@@ -75,6 +75,10 @@ def test_llm_options_are_checked_before_anything_runs(tmp_path):
     extra = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-extra", '{"messages": []}',
                    "--device", "cpu", "--out", str(tmp_path / "d"))
     assert extra.returncode == 2 and "--llm-extra: ['messages'] are the strategy's to set" in extra.stderr
+    for limit in ("nan", "inf", "0"):
+        timeout = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-timeout-s", limit,
+                         "--llm-base-url", "http://127.0.0.1:8000/v1", "--device", "cpu", "--out", str(tmp_path / "e"))
+        assert timeout.returncode == 2 and f"--llm-timeout-s: '{limit}': a positive number of seconds" in timeout.stderr
     assert not any(tmp_path.iterdir())  # refused runs leave no folder
 
 
