@@ -17,8 +17,11 @@ Answer = Callable[[dict[str, Any]], "str | tuple[int, str] | bytes"]
 
 
 class ChatEndpoint:
-    def __init__(self, answer: Answer, finish_reason: Callable[[str], str] = lambda text: "stop"):
-        self.answer, self.finish_reason = answer, finish_reason
+    def __init__(self, answer: Answer, finish_reason: Callable[[str], str] = lambda text: "stop",
+                 keepalive_s: Callable[[int], float] = lambda request: 0.0):
+        # keepalive_s(n): seconds the n-th request's answer is preceded by a space every 0.1 s, as
+        # a proxy keeps a slow answer's connection alive
+        self.answer, self.finish_reason, self.keepalive_s = answer, finish_reason, keepalive_s
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         endpoint = self
@@ -48,11 +51,19 @@ class ChatEndpoint:
                 self._send_bytes(status, json.dumps(payload).encode())
 
             def _send_bytes(self, status: int, data: bytes) -> None:
+                spaces = round(endpoint.keepalive_s(len(endpoint.requests)) / 0.1)
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Length", str(spaces + len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    for _ in range(spaces):
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(0.1)
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up waiting
 
             def log_message(self, *args):  # quiet
                 pass

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,7 +33,7 @@ class Endpoint:
     api_key_env: str = "OPENAI_API_KEY"
     temperature: float | None = None  # None: not sent, the server's default (reasoning models refuse one)
     max_tokens: int | None = None     # None: not sent
-    timeout_s: float = 300.0
+    timeout_s: float = 300.0           # the whole call, the client's retries included
     max_retries: int = 2              # the client's own retries of connection errors, 429 and 5xx
     extra: dict[str, Any] = field(default_factory=dict)  # more request fields (reasoning_effort, top_p, ...)
 
@@ -66,18 +68,55 @@ class ChatClient:
             raise LlmError("the llm strategy needs the openai package: pip install openai", fatal=True) from None
         self.endpoint = endpoint
         self._openai = openai
-        self._client = openai.OpenAI(base_url=endpoint.base_url, api_key=os.environ.get(endpoint.api_key_env) or _NO_KEY,
-                                     timeout=endpoint.timeout_s, max_retries=endpoint.max_retries)
+        self._client = self._new_client()
+
+    def _new_client(self):
+        e = self.endpoint
+        return self._openai.OpenAI(base_url=e.base_url, api_key=os.environ.get(e.api_key_env) or _NO_KEY,
+                                   timeout=e.timeout_s, max_retries=e.max_retries)
 
     def chat(self, messages: list[dict[str, str]], seed: int | None = None) -> Reply:
-        e, openai = self.endpoint, self._openai
         t0 = time.monotonic()
+        raw = self._post_within_limit(messages, seed)
+        seconds = time.monotonic() - t0
+        try:
+            return _reply(raw.content, self.endpoint.model, seconds)
+        except ValueError as exc:  # json's errors too
+            raise LlmError(f"{self._where()}: not a chat completion: {exc}") from None
+
+    def _post_within_limit(self, messages: list[dict[str, str]], seed: int | None) -> Any:
+        """The call, in a thread given ``timeout_s`` in all: httpx's timeout bounds each read, not
+        the answer, so a server or proxy that sends a byte now and then (keep-alive whitespace)
+        would hold the run, past --time-limit too, for as long as it likes."""
+        done: queue.Queue = queue.Queue(maxsize=1)
+        client = self._client
+
+        def post() -> None:
+            try:
+                done.put((self._post(client, messages, seed), None))
+            except BaseException as exc:  # handed to the caller's thread
+                done.put((None, exc))
+
+        threading.Thread(target=post, name="llm-call", daemon=True).start()
+        try:
+            raw, error = done.get(timeout=self.endpoint.timeout_s)
+        except queue.Empty:
+            # the abandoned call's retries then find its client closed: none reaches the server
+            client.close()
+            self._client = self._new_client()
+            raise LlmError(f"{self._where()}: no answer within {self.endpoint.timeout_s:g} s") from None
+        if error is not None:
+            raise error
+        return raw
+
+    def _post(self, client: Any, messages: list[dict[str, str]], seed: int | None) -> Any:
+        e, openai = self.endpoint, self._openai
         try:
             # extra_body: fields the client does not know (a server's own) pass through unchecked;
             # the raw body, read here: the client takes any 200 body (a proxy's HTML page, an
             # object without choices) and the run would end in an AttributeError
-            raw = self._client.chat.completions.with_raw_response.create(model=e.model, messages=messages,
-                                                                         extra_body=e.request_fields(seed))
+            return client.chat.completions.with_raw_response.create(model=e.model, messages=messages,
+                                                                    extra_body=e.request_fields(seed))
         except openai.AuthenticationError as exc:
             raise LlmError(f"{self._where()}: authentication refused ({exc.status_code}); set {e.api_key_env}",
                            fatal=True) from None
@@ -92,11 +131,6 @@ class ChatClient:
             raise LlmError(f"{self._where()}: cannot connect: {exc.__cause__ or exc}") from None
         except openai.OpenAIError as exc:  # a malformed answer the client could not parse, ...
             raise LlmError(f"{self._where()}: {type(exc).__name__}: {exc}") from None
-        seconds = time.monotonic() - t0
-        try:
-            return _reply(raw.content, e.model, seconds)
-        except ValueError as exc:  # json's errors too
-            raise LlmError(f"{self._where()}: not a chat completion: {exc}") from None
 
     def _where(self) -> str:
         return f"LLM endpoint {self.endpoint.base_url or str(self._client.base_url)}"

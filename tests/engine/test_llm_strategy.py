@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -160,6 +161,23 @@ def test_a_200_answer_that_is_no_chat_completion_is_a_failed_call_not_a_crash(tm
     assert errors[2:5] == [f"LLM endpoint {endpoint.base_url}: not a chat completion: {why}" for why in (
         "choices[0] holds no message text: {}", 'choices[0] holds no message text: "hi"', "the answer holds no choices")]
     assert errors[1].endswith("the body is not JSON: '<html>502 Bad Gateway</html>'")
+
+
+def test_an_answer_kept_alive_byte_by_byte_past_the_limit_is_a_timeout_and_is_not_retried(tmp_path):
+    # httpx's timeout bounds each read; a proxy's keep-alive spaces would hold the call for good
+    answers = iter([genomes_answer({"BLOCK_H": 32}), genomes_answer({"NUM_WARPS": 8}),
+                    genomes_answer({"NUM_WARPS": 8}, {"BLOCK_K": 64})])
+    with ChatEndpoint(lambda body: next(answers), keepalive_s=lambda request: 4.0 if request == 2 else 0.0) as endpoint:
+        chat = ChatClient(Endpoint("test-model", endpoint.base_url, timeout_s=1, max_retries=2))
+        s = LlmStrategy(SPACE, 7, chat=chat, brief=build_brief(TEMPLATE, "cpu"), partner=make_strategy("random", SPACE, 3),
+                        transcript=Transcript(tmp_path / "llm"), batch=1, progress=io.StringIO())
+        evaluate(s, 1)
+        t0 = time.monotonic()
+        asked = evaluate(s, 2)
+        assert time.monotonic() - t0 < 3
+    assert [p.operator for p in asked] == ["random", "llm:3"]
+    assert read_calls(tmp_path / "llm")[1]["error"] == f"LLM endpoint {endpoint.base_url}: no answer within 1 s"
+    assert len(endpoint.requests) == 3  # the abandoned call was not sent again
 
 
 def test_after_its_calls_are_spent_only_the_partner_proposes_and_resume_counts_earlier_calls(tmp_path):
