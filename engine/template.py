@@ -25,7 +25,8 @@ Code regions are Jinja blocks (``{% block online_softmax %}...{% endblock %}``):
 renders them as written, and the LLM operator may give a genome new text for any of them (Jinja
 too, reading the same genes and the template's top-level variables and macros; a block inside a
 loop needs ``scoped`` to see the loop variable). A genome's new text renders in Jinja's sandbox,
-which refuses the attribute tricks that would run Python in the driver.
+which refuses the attribute tricks that would run Python in the driver, and in a child process
+(engine.isolated_render), which stops the loops and allocations the sandbox lets through.
 """
 
 from __future__ import annotations
@@ -201,8 +202,9 @@ class Template:
 
     def _render(self, params: Mapping[str, Value], code: Mapping[str, str] | None, extra: dict) -> str:
         values = {**params, **extra}  # check_holes keeps build variables and genes apart
-        if code:
-            return render_with_code(self.text, code, values, str(self.path))
+        if code:  # an LLM's Jinja: rendered where a runaway loop or allocation cannot take the run down
+            from engine.isolated_render import render_in_child
+            return render_in_child(self.text, code, values, str(self.path))
         return render_text(self.text, values, str(self.path))
 
 
@@ -296,6 +298,8 @@ def _render_errors(where: str, rewritten: bool) -> Iterator[None]:
         raise RenderError(f"{where}: {exc.message}") from None
     except jinja2.TemplateError as exc:
         raise RenderError(f"{where}: {type(exc).__name__}: {exc}") from None
+    except MemoryError:  # not the genome's fault alone: engine.isolated_render's child names its limit
+        raise
     except Exception as exc:  # Python errors inside expressions for some genome (64 // 0, ...)
         raise RenderError(f"{where}: {type(exc).__name__} while rendering: {exc}") from None
 

@@ -3,13 +3,15 @@ engine/genome.py)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 
 from engine.errors import UserError
 from engine.genome import Genome, InvalidGenome
-from engine.template import RenderError, load_template, template_from_text
+from engine.isolated_render import render_in_child
+from engine.template import RenderError, load_template, render_with_code, template_from_text
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL = REPO / "tests" / "fixtures" / "templates" / "sparse_mla_small.triton.j2"
@@ -47,6 +49,26 @@ def test_rewritten_text_renders_in_the_sandbox_and_its_faults_are_render_errors(
         template.render(params, {"online_softmax": "{% if %}"})
     with pytest.raises(RenderError, match="'NOT_A_GENE' is undefined"):
         template.render(params, {"online_softmax": "{{ NOT_A_GENE }}"})
+
+
+def test_rewritten_text_that_runs_away_is_stopped_in_its_own_process_and_the_driver_goes_on(tmp_path):
+    """An LLM's region that loops for hours, asks for 10 GB or writes 100 MB is the genome's
+    RenderError, from a child process with a time and memory limit; the driver lives on and
+    renders the next genome."""
+    template = load_template(regions_template(tmp_path))
+    params = template.load_space().default_params()
+    endless = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+    start = time.monotonic()
+    with pytest.raises(RenderError, match=r"the rewritten code regions: still rendering after 2 s \(stopped"):
+        render_in_child(template.text, {"online_softmax": endless}, params, str(template.path), timeout_s=2)
+    assert time.monotonic() - start < 20
+    with pytest.raises(RenderError, match="the rewritten code regions: the render used more than 2 GiB"):
+        template.render(params, {"online_softmax": "{{ 'x' * 10**10 }}"})
+    with pytest.raises(RenderError, match=r"the rendered source has 100,0\d\d,\d{3} bytes, over 8 MiB"):
+        template.render(params, {"online_softmax": "{% for i in range(100000) %}{{ 'y' * 1000 }}{% endfor %}"})
+    body = template.regions["online_softmax"]
+    assert template.render(params, {"online_softmax": body + "# next\n"}) == render_with_code(
+        template.text, {"online_softmax": body + "# next\n"}, params, str(template.path))
 
 
 def test_a_genome_rewrites_only_the_regions_its_template_has_and_without_code_keeps_its_id(tmp_path):
