@@ -60,6 +60,7 @@ def key_values(mapping: Mapping[str, Value]) -> str:
 
 _FRONT = re.compile(r"\A\{#-?\s*kernel-genome\s*\n(.*?)\n\s*-?#\}", re.S)
 _REQUIRED = ("problem", "language", "entry", "space")
+_OPTIONAL = ("problem_args", "interpreter", "build_variables")
 _BLOCK_TAG = re.compile(r"\{%(-?)\s*(block|endblock)\b\s*(\w*)[^%]*?(-?)%\}")
 LANGUAGES = ("triton", "cuda")
 
@@ -228,6 +229,9 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
         meta = tomllib.loads(m.group(1))
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: malformed front matter: {exc}") from None
+    unknown = sorted(set(meta) - {*_REQUIRED, *_OPTIONAL})
+    if unknown:  # a misspelt optional key (`interpeter = false`) would otherwise be dropped in silence
+        raise UserError(f"{path}: front matter has unknown keys {unknown} (it takes {[*_REQUIRED, *_OPTIONAL]})")
     missing = [k for k in _REQUIRED if k not in meta]
     if missing:
         raise UserError(f"{path}: front matter lacks {missing}")

@@ -134,6 +134,17 @@ def test_evolve_template_whose_interpreter_flag_is_not_a_boolean_names_the_field
     assert_no_run_folder(out)
 
 
+@pytest.mark.parametrize("line", ["interpeter = false", 'build_variable = ["SPLITS"]'])
+def test_a_misspelt_front_matter_key_is_named_not_dropped(tmp_path, line):
+    # `interpeter = false` was read as no key at all: the template then ran under the interpreter
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n")
+    template.write_text(template.read_text().replace('space = "tiny.toml"', f'space = "tiny.toml"\n{line}'))
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--out", out)
+    assert_user_error(proc, str(template), f"unknown keys [{line.split()[0]!r}]", "'interpreter'")
+    assert_no_run_folder(out)
+
+
 def test_eval_template_with_syntax_error(tmp_path):
     template = write_template(tmp_path, "X = {{ BLOCK ) }}\n")
     proc = run_cli("eval", template)
