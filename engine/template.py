@@ -246,6 +246,7 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
     except jinja2.TemplateSyntaxError as exc:
         raise UserError(f"{path}:{exc.lineno}: template syntax error: {exc.message}") from None
     code_regions(text, path)  # nested regions are refused here, once
+    _refuse_other_files(text, path)
     args = meta.get("problem_args", {})
     if not isinstance(args, dict) or not all(isinstance(v, str) for v in args.values()):
         raise UserError(f"{path}: front matter problem_args must map problem arguments to gene names")
@@ -259,6 +260,18 @@ def template_from_text(path: Path, text: str, space_path: Path | None = None) ->
     return Template(path, text, meta["problem"], meta["language"], meta["entry"],
                     space_path or (path.parent / meta["space"]).resolve(), tuple(sorted(args.items())),
                     interpreter, tuple(build_variables))
+
+
+def _refuse_other_files(text: str, path: Path) -> None:
+    """A template is one file: renders have no loader (an extends, include or import was a
+    render_error of every genome, "no loader for this environment specified"), and a genome's
+    rewritten regions are rendered by extending the template itself."""
+    import jinja2.nodes as nodes
+
+    tags = {nodes.Extends: "extends", nodes.Include: "include", nodes.Import: "import", nodes.FromImport: "from"}
+    for node in _environment().parse(text).find_all(tuple(tags)):
+        raise UserError(f"{path}:{node.lineno}: {{% {tags[type(node)]} %}} reads another file; a template is one "
+                        "file (write the shared parts as macros in it)")
 
 
 def _environment() -> jinja2.Environment:

@@ -145,6 +145,18 @@ def test_a_misspelt_front_matter_key_is_named_not_dropped(tmp_path, line):
     assert_no_run_folder(out)
 
 
+@pytest.mark.parametrize("tag, word", [('{% extends "base.j2" %}', "extends"), ('{% include "part.j2" %}', "include"),
+                                       ('{% import "macros.j2" as m %}', "import")])
+def test_a_template_reading_another_file_is_refused_with_its_line(tmp_path, tag, word):
+    # was a render_error of every genome, "no loader for this environment specified"
+    template = write_template(tmp_path, f"X = {{{{ BLOCK }}}}\n{tag}\n")
+    (tmp_path / "base.j2").write_text("X = {{ BLOCK }}\n")
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--out", out, "--budget", "1")
+    assert_user_error(proc, f"{template}:8:", f"{{% {word} %}}", "one file")
+    assert_no_run_folder(out)
+
+
 def test_eval_template_with_syntax_error(tmp_path):
     template = write_template(tmp_path, "X = {{ BLOCK ) }}\n")
     proc = run_cli("eval", template)
