@@ -121,7 +121,7 @@ class Template:
 
         defaults = space.default_params()
         try:
-            make_problem(self.problem, self.problem_kwargs(defaults))
+            problem = make_problem(self.problem, self.problem_kwargs(defaults))
         except ValueError as exc:
             raise UserError(f"{self.path}: front matter {exc}") from None
         if self.language != "triton":
@@ -133,6 +133,10 @@ class Template:
         if self.entry not in top_level_functions(tree):
             raise UserError(f"{self.path}: front matter entry {self.entry!r} is not a top-level function of "
                             f"the default genome's source")
+        entry = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == self.entry][-1]
+        if not _takes_positional(entry.args, len(problem.entry_args)):  # else every genome failed at its first call
+            raise UserError(f"{self.path}: entry {self.entry}({ast.unparse(entry.args)}) cannot be called as "
+                            f"{self.entry}({', '.join(problem.entry_args)}), as problem {self.problem!r} calls it")
 
     @property
     def problem_genes(self) -> list[str]:
@@ -207,6 +211,14 @@ class Template:
             from engine.isolated_render import render_in_child
             return render_in_child(self.text, code, values, str(self.path))
         return render_text(self.text, values, str(self.path))
+
+
+def _takes_positional(args, n: int) -> bool:
+    """Whether a function of these ``ast.arguments`` can be called with n positional arguments."""
+    given = len(args.posonlyargs) + len(args.args)
+    required = given - len(args.defaults)
+    keyword_required = any(default is None for default in args.kw_defaults)
+    return required <= n and (n <= given or args.vararg is not None) and not keyword_required
 
 
 def load_template(path: Path) -> Template:

@@ -42,6 +42,7 @@ class Inputs:
 
 class SparseMlaDecode:
     name = "sparse_mla_decode"
+    entry_args = ("q", "kv_cache", "indices", "sm_scale", "out", "lse")  # what `call` passes, in order
 
     def __init__(self, kv_format: str = "bf16"):
         if kv_format not in KV_ROW_BYTES:
@@ -178,7 +179,7 @@ class SparseMlaDecode:
 
     @staticmethod
     def call(fn, inp: Inputs, outputs: tuple[torch.Tensor, torch.Tensor]) -> None:
-        fn(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, *outputs)
+        fn(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, *outputs)  # entry_args
 
     @staticmethod
     def check(inp: Inputs, outputs: tuple[torch.Tensor, torch.Tensor]) -> tuple[str | None, dict]:

@@ -202,6 +202,25 @@ def test_a_triton_template_whose_entry_its_source_never_defines_is_refused(tmp_p
     assert_no_run_folder(out)
 
 
+@pytest.mark.parametrize("params", ["q, kv_cache, indices, out, lse", "q, kv_cache, indices, sm_scale, out, lse, extra",
+                                    "q, kv_cache, indices, sm_scale, out, lse, *, stream"])
+def test_a_triton_entry_that_cannot_take_the_problems_arguments_is_refused(tmp_path, params):
+    # was a runtime_error of every genome at its first call ("takes 5 positional arguments but 6 were given")
+    template = write_template(tmp_path, f"X = {{{{ BLOCK }}}}\ndef sparse_mla_decode({params}):\n    pass\n")
+    out = tmp_path / "run"
+    proc = run_cli("evolve", template, "--budget", "2", "--out", out)
+    assert_user_error(proc, str(template), f"entry sparse_mla_decode({params}) cannot be called as "
+                      "sparse_mla_decode(q, kv_cache, indices, sm_scale, out, lse)")
+    assert_no_run_folder(out)
+
+
+@pytest.mark.parametrize("params", ["q, kv, idx, scale, o, l", "*args", "q, kv, idx, scale, o, l, extra=None",
+                                    "q, kv, idx, scale, o, l, *, stream=None"])
+def test_a_triton_entry_that_takes_the_problems_arguments_under_other_names_is_accepted(tmp_path, params):
+    template = load_template(write_template(tmp_path, f"X = {{{{ BLOCK }}}}\ndef sparse_mla_decode({params}):\n    pass\n"))
+    template.check_problem(template.load_space())
+
+
 def test_eval_template_with_malformed_space_file_names_the_space_file(tmp_path):
     template = write_template(tmp_path, "X = {{ BLOCK }}\n",
                               space_text='[space]\nname = "tiny\n[genes.BLOCK]\n', space_name="broken.toml")
@@ -622,7 +641,8 @@ def test_an_empty_genome_argument_is_refused_not_read_as_the_defaults():
 
 def test_a_space_whose_defaults_break_its_constraint_names_the_space_file(tmp_path):
     space = TINY_SPACE + '\n[[constraints]]\nexpr = "BLOCK > 32"\nwhy = "big blocks only"\n'
-    template = write_template(tmp_path, "X = {{ BLOCK }}\ndef sparse_mla_decode():\n    pass\n", space_text=space)
+    template = write_template(tmp_path, "X = {{ BLOCK }}\ndef sparse_mla_decode(q, kv_cache, indices, sm_scale, out, lse):\n"
+                              "    pass\n", space_text=space)
     line = assert_user_error(run_cli("eval", template), str(tmp_path / "tiny.toml"), "default genome",
                              "big blocks only")
     assert "--genome" not in line
