@@ -124,11 +124,13 @@ class Template:
             problem = make_problem(self.problem, self.problem_kwargs(defaults))
         except ValueError as exc:
             raise UserError(f"{self.path}: front matter {exc}") from None
-        if self.language != "triton":
-            return  # a CUDA template's kernels are named by its launch metadata, not by entry
         try:  # a default that does not render or parse is a genome's fault: its row says so
-            tree = ast.parse(self.render(defaults))
+            source = self.render(defaults)
+            tree = ast.parse(source) if self.language == "triton" else None
         except (RenderError, UserError, InvalidGenome, SyntaxError):
+            return
+        if tree is None:  # CUDA: the launch line names the kernels, not entry
+            self._check_launch_line(source)
             return
         if self.entry not in top_level_functions(tree):
             raise UserError(f"{self.path}: front matter entry {self.entry!r} is not a top-level function of "
@@ -137,6 +139,22 @@ class Template:
         if not _takes_positional(entry.args, len(problem.entry_args)):  # else every genome failed at its first call
             raise UserError(f"{self.path}: entry {self.entry}({ast.unparse(entry.args)}) cannot be called as "
                             f"{self.entry}({', '.join(problem.entry_args)}), as problem {self.problem!r} calls it")
+
+    def _check_launch_line(self, source: str) -> None:
+        """The default genome's launch line reads, and names kernels its source defines with C
+        linkage (else every genome failed on the GPU: compile_error, or an unloadable kernel)."""
+        from evaluators.sparse_mla_cuda import ContractError, parse_contract, split_kernel_names
+        from evaluators.static_cuda import c_kernels
+
+        try:
+            contract = parse_contract(source)
+        except ContractError as exc:
+            raise UserError(f"{self.path}: the default genome's source: {exc}") from None
+        defined = c_kernels(source)
+        missing = sorted({*split_kernel_names(contract), contract.combine_kernel} - defined)
+        if missing:
+            raise UserError(f"{self.path}: the default genome's kernel-genome-launch line names {missing}, not "
+                            f'extern "C" __global__ functions of its source (those are {sorted(defined)})')
 
     @property
     def problem_genes(self) -> list[str]:

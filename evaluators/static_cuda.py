@@ -88,3 +88,30 @@ def blank_comments(source: str, strings: bool) -> str:
 
     token = r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\''
     return re.sub(token, blank, source, flags=re.DOTALL)
+
+
+
+def c_kernels(source: str) -> set[str]:
+    """The names of the source's __global__ functions of C linkage (extern "C" before each, or an
+    extern "C" { ... } block around it): the names a cubin's kernels are loaded by (a C++ name is
+    mangled)."""
+    linkage = blank_comments(source, strings=False)  # "C" kept
+    code = blank_comments(source, strings=True)      # the same offsets; braces in asm strings blanked
+    code = re.sub(r"\b__(?:launch_bounds|cluster_dims|maxnreg)__\s*\([^()]*\)", lambda m: " " * len(m.group(0)), code)
+    blocks = [(m.end(), _block_end(code, m.end() - 1)) for m in re.finditer(r'\bextern\s+"C"\s*\{', linkage)]
+    names = set()
+    for m in re.finditer(r"\b__global__\s+[^;{}()]*?\b(\w+)\s*\(", code):
+        if (re.search(r'\bextern\s+"C"\s*$', linkage[:m.start()])
+                or any(start <= m.start() < end for start, end in blocks)):
+            names.add(m.group(1))
+    return names
+
+
+def _block_end(code: str, open_at: int) -> int:
+    """The offset of the brace that closes the one at ``open_at``."""
+    depth = 0
+    for i in range(open_at, len(code)):
+        depth += {"{": 1, "}": -1}.get(code[i], 0)
+        if depth == 0:
+            return i
+    return len(code)

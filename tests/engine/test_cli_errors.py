@@ -221,6 +221,26 @@ def test_a_triton_entry_that_takes_the_problems_arguments_under_other_names_is_a
     template.check_problem(template.load_space())
 
 
+@pytest.mark.parametrize("edit, words", [
+    (('"split_kernel": "gather_rows"', '"split_kernel": "gather_row"'), ["names ['gather_row']", "['gather_rows']"]),
+    (('extern "C" __global__', "__global__"), ["names ['gather_rows']", 'not extern "C" __global__', "those are []"]),
+    (("// kernel-genome-launch:", "// launch:"), ["no '// kernel-genome-launch: {...}' line"]),
+    (('"smem_bytes": 0}', '"smem_bytes": 0,}'), ["malformed kernel-genome-launch line"]),
+])
+@pytest.mark.parametrize("command", ["compile", "eval"])
+def test_a_cuda_template_whose_launch_line_names_no_kernel_of_its_source_is_refused(tmp_path, edit, words, command):
+    # `compile` said ok, and on a GPU every genome failed: no launch line (compile_error), or a
+    # kernel the cubin lacks (a misspelt name, or a C++ one, mangled without extern "C")
+    space = REPO / "tests" / "fixtures" / "genomes" / "tiny_cuda.toml"
+    text = (REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2").read_text()
+    assert edit[0] in text
+    template = tmp_path / "t.cu.j2"
+    template.write_text(text.replace('"../genomes/tiny_cuda.toml"', f'"{space}"').replace(*edit))
+    proc = run_cli(command, template, *(["--cache", tmp_path / "cache"] if command == "compile" else []))
+    assert_user_error(proc, str(template), *words)
+    assert not (tmp_path / "cache").exists()  # refused before nvcc
+
+
 def test_eval_template_with_malformed_space_file_names_the_space_file(tmp_path):
     template = write_template(tmp_path, "X = {{ BLOCK }}\n",
                               space_text='[space]\nname = "tiny\n[genes.BLOCK]\n', space_name="broken.toml")

@@ -14,7 +14,7 @@ import pytest
 
 from engine.faults import FaultError, FaultInjector, faults_for
 from engine.faults_cuda import CUDA_FAULTS
-from engine.template import load_template
+from engine.template import load_template, template_from_text
 from evaluators.cuda_compile import compile_cuda
 from evaluators.rejection import Rejection
 from evaluators.sparse_mla_cuda import SPLIT_PARAMS, parse_contract, split_kernel_names
@@ -111,7 +111,7 @@ def test_a_drill_on_a_cuda_gpu_draws_every_cuda_fault_and_none_without_one():
 
 @NEEDS_NVCC
 def test_a_fault_that_cannot_be_put_into_a_genome_is_skipped_with_a_line_and_the_run_goes_on(tmp_path):
-    """The build fixture's kernels have no launch line: only a preamble fault (a header) can go
+    """The build fixture without its launch line: only a preamble fault (a header) can go
     into them. The loop (the real worker, on this machine's CPU: nvcc builds, nothing runs) says so
     for each of the others, keeps no row for it, and records every genome."""
     import io
@@ -123,7 +123,8 @@ def test_a_fault_that_cannot_be_put_into_a_genome_is_skipped_with_a_line_and_the
     from engine.strategies import make_strategy
     from evaluators.runner import WorkerRunner
 
-    template = load_template(REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2")
+    fixture = REPO / "tests" / "fixtures" / "templates" / "tiny.cu.j2"
+    template = template_from_text(fixture, re.sub(r"^// kernel-genome-launch:.*\n", "", fixture.read_text(), flags=re.M))
     space = template.load_space()
     run = tmp_path / "run"
     config = open_run(run, template, "random", 1, resume=False)
