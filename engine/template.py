@@ -86,6 +86,9 @@ class Template:
         return hashlib.sha256(self.text.encode()).hexdigest()[:16]
 
     def load_space(self) -> Space:
+        if not self.space_path.is_file():  # said against the template: a path relative to the shell's folder is the usual slip
+            raise UserError(f"{self.path}: front matter space: {self.space_path} not found (a space path is "
+                            "relative to the template's folder)")
         return load_space(self.space_path)
 
     def check_holes(self, space: Space) -> None:

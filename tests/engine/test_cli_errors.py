@@ -264,6 +264,16 @@ def test_eval_template_whose_space_file_is_missing(tmp_path):
     assert_user_error(proc, "gone.toml", "not found")
 
 
+def test_a_space_path_written_relative_to_the_shell_is_named_with_the_template_and_the_rule(tmp_path):
+    # was "/tmp/.../own/tiny.toml: space file not found", which named neither the template nor the field
+    (tmp_path / "own").mkdir()
+    template = write_template(tmp_path / "own", "X = {{ BLOCK }}\n")
+    template.write_text(template.read_text().replace('space = "tiny.toml"', 'space = "own/tiny.toml"'))
+    proc = run_cli("eval", template, cwd=tmp_path)
+    assert_user_error(proc, f"{template}: front matter space: {tmp_path / 'own' / 'own' / 'tiny.toml'} not found",
+                      "relative to the template's folder")
+
+
 # -- --genome ---------------------------------------------------------------------------------
 
 def test_eval_genome_value_outside_the_space_names_the_gene():
