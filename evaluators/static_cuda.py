@@ -90,7 +90,6 @@ def blank_comments(source: str, strings: bool) -> str:
     return re.sub(token, blank, source, flags=re.DOTALL)
 
 
-
 def c_kernels(source: str) -> set[str]:
     """The names of the source's __global__ functions of C linkage (extern "C" before each, or an
     extern "C" { ... } block around it): the names a cubin's kernels are loaded by (a C++ name is
