@@ -10,6 +10,7 @@ from typing import Any, Iterable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from engine.errors import UserError
 from engine.store.schema import SCHEMA, SCHEMA_VERSION
 
 
@@ -26,8 +27,11 @@ class ResultsWriter:
         table = pa.Table.from_pylist(rows, schema=SCHEMA)
         path = self.run_dir / f"part-{self._next_part:06d}.parquet"
         tmp = path.with_suffix(".parquet.tmp")
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)  # a reader never sees half a part
+        try:
+            pq.write_table(table, tmp)
+            os.replace(tmp, path)  # a reader never sees half a part
+        except OSError as exc:  # the folder deleted, made read-only or full mid-run: the run stops here
+            raise UserError(f"{path}: cannot write the run's next row, the run stops: {exc.strerror or exc}") from None
         self._next_part += 1
         return path
 

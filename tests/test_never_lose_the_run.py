@@ -1,0 +1,46 @@
+"""A run folder under real trouble: the folder taken away mid-run, a lock that cannot be made, a
+damaged part, a run.json from a newer engine. Real `python -m engine` processes on the small
+fixture template under the Triton interpreter; each ends in one line naming the file, exit 2."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+
+
+def evolve(out: Path, budget: int, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "engine", "evolve", SMALL, "--budget", str(budget), "--device", "cpu",
+            "--strategy", "random", "--seed", "1", "--out", str(out), *extra]
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(args, cwd=REPO, capture_output=True, text=True, timeout=120)
+
+
+def one_error_line(stderr: str) -> str:
+    assert "Traceback" not in stderr, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("engine: error: ")]
+    assert len(errors) == 1 and errors[0] == stderr.splitlines()[-1], stderr
+    return errors[0]
+
+
+def test_a_run_folder_deleted_mid_run_stops_the_run_with_one_line_naming_the_part(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen(evolve(out, 8), cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / "part-000001.parquet").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        shutil.rmtree(out)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 2, stderr
+    line = one_error_line(stderr)
+    assert "part-00000" in line and "cannot write the run's next row" in line, line
