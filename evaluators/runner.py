@@ -67,7 +67,9 @@ class WorkerRunner:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "evaluators.worker", str(self.workdir)],
+                # absolute: the worker runs in the repository, and a relative --out names a folder
+                # under the user's directory, where the run keeps its kernels and cubins
+                [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())],
                 stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(write_fd,), env=env,
                 cwd=REPO_ROOT, start_new_session=True)
         os.close(write_fd)

@@ -14,8 +14,8 @@ REPO = Path(__file__).resolve().parent.parent
 SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
 
 
-def evolve(out: Path, budget: int, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "engine", "evolve", SMALL, "--budget", str(budget), "--device", "cpu",
+def evolve(out: Path, budget: int, *extra: str, template: str = SMALL) -> list[str]:
+    return [sys.executable, "-m", "engine", "evolve", template, "--budget", str(budget), "--device", "cpu",
             "--strategy", "random", "--seed", "1", "--out", str(out), *extra]
 
 
@@ -44,3 +44,14 @@ def test_a_run_folder_deleted_mid_run_stops_the_run_with_one_line_naming_the_par
     assert proc.returncode == 2, stderr
     line = one_error_line(stderr)
     assert "part-00000" in line and "cannot write the run's next row" in line, line
+
+
+def test_a_relative_out_folder_keeps_the_workers_kernels_under_the_users_directory(tmp_path):
+    # the worker runs in the repository: a relative --out once put RUN/kernels there, not in the run
+    done = subprocess.run(evolve(Path("rel-run"), 1, template=str(REPO / SMALL)), cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    try:
+        assert done.returncode == 0, done.stderr
+        assert list((tmp_path / "rel-run" / "kernels").glob("kernel_*.py"))
+        assert not (REPO / "rel-run").exists()
+    finally:
+        shutil.rmtree(REPO / "rel-run", ignore_errors=True)
