@@ -19,7 +19,10 @@ from engine.errors import UserError
 @contextlib.contextmanager
 def run_lock(run_dir: Path) -> Iterator[None]:
     path = run_dir / ".lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:  # a read-only run folder (a copy, an archive): nothing may write it
+        raise UserError(f"{path}: cannot take the run's lock, so cannot write the run: {exc.strerror or exc}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -55,3 +55,16 @@ def test_a_relative_out_folder_keeps_the_workers_kernels_under_the_users_directo
         assert not (REPO / "rel-run").exists()
     finally:
         shutil.rmtree(REPO / "rel-run", ignore_errors=True)
+
+
+def test_a_run_whose_lock_cannot_be_made_is_refused_in_one_line_by_resume_and_compact(tmp_path):
+    # a read-only folder needs a mount or a user other than root; a folder where the lock file
+    # should be fails the same os.open
+    out = tmp_path / "run"
+    assert run(*evolve(out, 1)).returncode == 0
+    (out / ".lock").unlink()
+    (out / ".lock").mkdir()
+    for proc in (run(*evolve(out, 2, "--resume")), run(sys.executable, "-m", "engine", "compact", str(out))):
+        assert proc.returncode == 2, proc.stderr
+        assert str(out / ".lock") in one_error_line(proc.stderr)
+    assert run(sys.executable, "-m", "engine", "show", str(out)).returncode == 0
