@@ -130,6 +130,12 @@ def read_config(run_dir: Path) -> RunConfig:
         raise UserError(f"{run_dir}: not a run folder (no run.json)")
     try:
         data = json.loads(path.read_text())
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        # a newer engine's run: its fields and rows may mean what this one cannot tell, and a resume
+        # here would append rows of an older schema to it
+        if isinstance(version, int) and version > SCHEMA_VERSION:
+            raise UserError(f"{path}: schema_version {version}: the run was made by a newer engine (this one "
+                            f"reads up to {SCHEMA_VERSION}); use that engine")
         config = RunConfig(**data)
     except (json.JSONDecodeError, TypeError) as exc:
         raise UserError(f"{path}: malformed run config: {exc}") from None

@@ -4,6 +4,7 @@ fixture template under the Triton interpreter; each ends in one line naming the 
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -68,3 +69,18 @@ def test_a_run_whose_lock_cannot_be_made_is_refused_in_one_line_by_resume_and_co
         assert proc.returncode == 2, proc.stderr
         assert str(out / ".lock") in one_error_line(proc.stderr)
     assert run(sys.executable, "-m", "engine", "show", str(out)).returncode == 0
+
+
+def test_a_run_json_of_a_newer_schema_is_named_and_nothing_appends_to_it(tmp_path):
+    out = tmp_path / "run"
+    assert run(*evolve(out, 1)).returncode == 0
+    config = json.loads((out / "run.json").read_text())
+    (out / "run.json").write_text(json.dumps({**config, "schema_version": 99}))
+    parts = sorted(out.glob("part-*.parquet"))
+    for proc in (run(*evolve(out, 2, "--resume")), run(sys.executable, "-m", "engine", "show", str(out))):
+        assert proc.returncode == 2, proc.stderr
+        line = one_error_line(proc.stderr)
+        assert "run.json" in line and "schema_version 99" in line and "newer engine" in line, line
+    assert sorted(out.glob("part-*.parquet")) == parts
+    (out / "run.json").write_text(json.dumps({**config, "schema_version": 99, "field_of_v99": 1}))
+    assert "newer engine" in one_error_line(run(sys.executable, "-m", "engine", "show", str(out)).stderr)
