@@ -84,3 +84,17 @@ def test_a_run_json_of_a_newer_schema_is_named_and_nothing_appends_to_it(tmp_pat
     assert sorted(out.glob("part-*.parquet")) == parts
     (out / "run.json").write_text(json.dumps({**config, "schema_version": 99, "field_of_v99": 1}))
     assert "newer engine" in one_error_line(run(sys.executable, "-m", "engine", "show", str(out)).stderr)
+
+
+def test_a_part_with_damaged_bytes_is_named_in_one_line_by_every_reader_and_the_others_stay(tmp_path):
+    out = tmp_path / "run"
+    assert run(*evolve(out, 2)).returncode == 0
+    part = out / "part-000001.parquet"
+    damaged = part.read_bytes().replace(b"genome_id", b"genome\xffid")  # a column name no longer UTF-8
+    assert damaged != part.read_bytes()
+    part.write_bytes(damaged)
+    engine = (sys.executable, "-m", "engine")
+    for proc in (run(*engine, "show", str(out)), run(*engine, "compact", str(out)), run(*evolve(out, 3, "--resume"))):
+        assert proc.returncode == 2, proc.stderr
+        assert f"{part}: unreadable Parquet part" in one_error_line(proc.stderr)
+    assert len(list(out.glob("part-*.parquet"))) == 3

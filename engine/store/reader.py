@@ -29,9 +29,14 @@ def read_table(run_dir: Path | str) -> pa.Table:
     for p in parts:
         try:
             t = pq.read_table(p)
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise UserError(f"{p}: unreadable Parquet part: {exc}") from None
-        versions = set(t.column("schema_version").to_pylist()) if "schema_version" in t.column_names else {None}
+            # damaged bytes may still parse: a column name or a value that is not UTF-8 fails here,
+            # not as a traceback wherever it is read
+            t.validate(full=True)
+            names = t.column_names
+        except (pa.ArrowInvalid, OSError, UnicodeDecodeError) as exc:
+            reason = " ".join(str(exc).split())  # Arrow's own message may run over several lines
+            raise UserError(f"{p}: unreadable Parquet part: {reason}") from None
+        versions = set(t.column("schema_version").to_pylist()) if "schema_version" in names else {None}
         if len(versions) != 1 or not versions <= set(_UPGRADES) | {SCHEMA_VERSION}:
             raise UserError(f"{p}: schema version {sorted(map(str, versions))}, this engine reads "
                             f"{sorted(set(_UPGRADES) | {SCHEMA_VERSION})}")
