@@ -56,7 +56,7 @@ class WorkerRunner:
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> dict[str, str]:
         read_fd, write_fd = os.pipe()
-        env = dict(os.environ, KG_RESPONSE_FD=str(write_fd), PYTHONUNBUFFERED="1",
+        env = dict(os.environ, KG_RESPONSE_FD=str(write_fd), PYTHONUNBUFFERED="1", KG_PARENT_PID=str(os.getpid()),
                    PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
         if self.device == "cpu":
             env.update(KG_DEVICE="cpu", TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")

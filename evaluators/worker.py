@@ -12,7 +12,10 @@ import faulthandler
 import json
 import math
 import os
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 
@@ -21,6 +24,7 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     faulthandler.enable()  # a candidate that kills the process leaves its stack in the log
+    _end_with_the_driver(int(os.environ.get("KG_PARENT_PID", "0")))
     import torch
 
     cuda = os.environ.get("KG_DEVICE") != "cpu" and torch.cuda.is_available()
@@ -56,6 +60,20 @@ def main() -> None:
         _send(replies, result)
         if result["restart"]:
             break
+
+
+def _end_with_the_driver(parent: int) -> None:
+    """Kill this worker's process group once the driver that started it is gone. The driver kills
+    the worker when it ends, but not when it is killed itself (kill -9, the OOM killer): the worker
+    then saw its stdin close only after the candidate under way returned, and a hanging one kept
+    spinning (and holding its GPU) for ever."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.killpg(os.getpgrp(), signal.SIGKILL)  # the group: a compiler it started goes too
+
+    if parent:
+        threading.Thread(target=watch, name="end-with-the-driver", daemon=True).start()
 
 
 # Outcomes after which the CUDA context may be broken (sticky errors, an aborted capture).

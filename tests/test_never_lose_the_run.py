@@ -5,7 +5,9 @@ fixture template under the Triton interpreter; each ends in one line naming the 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -98,3 +100,33 @@ def test_a_part_with_damaged_bytes_is_named_in_one_line_by_every_reader_and_the_
         assert proc.returncode == 2, proc.stderr
         assert f"{part}: unreadable Parquet part" in one_error_line(proc.stderr)
     assert len(list(out.glob("part-*.parquet"))) == 3
+
+
+def workers_of(run_dir: Path) -> list[int]:
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True).stdout
+    return [int(line.split()[0]) for line in ps.splitlines()
+            if "evaluators.worker" in line and str(run_dir) in line]
+
+
+def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path):
+    # seed 1's first injected fault is a hang: the worker spins in it, and only the driver's
+    # timeout (here 300 s) would end it; kill -9 stops the driver before it can
+    out = tmp_path / "run"
+    proc = subprocess.Popen(evolve(out, 3, "--inject-faults", "1", "--timeout-s", "300"), cwd=REPO,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / "part-000000.parquet").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # the reference row: the hanging copy of the first genome goes next
+        time.sleep(2)
+        assert workers_of(out), "no worker running"
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while workers_of(out) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not workers_of(out)
+    finally:
+        proc.kill()
+        for pid in workers_of(out):
+            os.kill(pid, signal.SIGKILL)
