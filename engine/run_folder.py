@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
@@ -89,8 +90,13 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
 
 
 def write_config(run_dir: Path, config: RunConfig) -> None:
-    """``run.json``: the run's config, whole (read back by ``read_config``)."""
-    (run_dir / "run.json").write_text(json.dumps(asdict(config), indent=2) + "\n")
+    """``run.json``: the run's config, whole (read back by ``read_config``). Written beside and
+    renamed over the old one: a resumed run rewrites it (its GPUs, its decode-layer setting), and
+    a kill in the middle of an in-place write would leave the run without a readable config."""
+    path = run_dir / "run.json"
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text(json.dumps(asdict(config), indent=2) + "\n")
+    os.replace(partial, path)
 
 
 def set_e2e(run_dir: Path, e2e: bool) -> RunConfig:
