@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from engine.faults import FaultError
 from evaluators.sparse_mla_cuda import (SPLIT_PARAMS, ContractError, parse_contract, split_kernel_names,
                                         with_launch_fields)
-from evaluators.static_cuda import blank_comments
+from evaluators.static_cuda import blank_comments, closing
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,9 @@ def _into_split_kernels(source: str, statement: str) -> str:
         m = re.search(rf"__global__\b[^;{{}}]*?\b{re.escape(name)}\s*\(", code)
         if m is None:
             raise FaultError(f"the launch line names {name}, and the source defines no __global__ {name}")
-        close = _closing_paren(code, m.end() - 1)
+        close = closing(code, m.end() - 1)
+        if close is None:
+            raise FaultError("a split kernel's parameter list never closes")
         params = [re.search(r"(\w+)\s*$", p).group(1) for p in _top_level(code[m.end():close])]
         if len(params) < len(SPLIT_PARAMS):
             raise FaultError(f"{name} takes {len(params)} parameters; the launcher passes {len(SPLIT_PARAMS)}")
@@ -81,15 +83,6 @@ def _into_split_kernels(source: str, statement: str) -> str:
     for at, text in sorted(edits, reverse=True):
         source = source[:at] + text + source[at:]
     return source
-
-
-def _closing_paren(code: str, open_at: int) -> int:
-    depth = 0
-    for i in range(open_at, len(code)):
-        depth += {"(": 1, ")": -1}.get(code[i], 0)
-        if depth == 0:
-            return i
-    raise FaultError("a split kernel's parameter list never closes")
 
 
 def _top_level(params: str) -> list[str]:

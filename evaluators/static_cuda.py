@@ -97,7 +97,7 @@ def c_kernels(source: str) -> set[str]:
     linkage = blank_comments(source, strings=False)  # "C" kept
     code = blank_comments(source, strings=True)      # the same offsets; braces in asm strings blanked
     code = re.sub(r"\b__(?:launch_bounds|cluster_dims|maxnreg)__\s*\([^()]*\)", lambda m: " " * len(m.group(0)), code)
-    blocks = [(m.end(), _block_end(code, m.end() - 1)) for m in re.finditer(r'\bextern\s+"C"\s*\{', linkage)]
+    blocks = [(m.end(), closing(code, m.end() - 1) or len(code)) for m in re.finditer(r'\bextern\s+"C"\s*\{', linkage)]
     names = set()
     for m in re.finditer(r"\b__global__\s+[^;{}()]*?\b(\w+)\s*\(", code):
         if (re.search(r'\bextern\s+"C"\s*$', linkage[:m.start()])
@@ -106,11 +106,13 @@ def c_kernels(source: str) -> set[str]:
     return names
 
 
-def _block_end(code: str, open_at: int) -> int:
-    """The offset of the brace that closes the one at ``open_at``."""
+def closing(code: str, open_at: int) -> int | None:
+    """The offset of the bracket that closes the one at ``open_at`` (``(``, ``[`` or ``{``), or None
+    when it never closes; ``code`` with its comments and strings blanked."""
+    pair = {"(": ")", "[": "]", "{": "}"}[code[open_at]]
     depth = 0
     for i in range(open_at, len(code)):
-        depth += {"{": 1, "}": -1}.get(code[i], 0)
+        depth += {code[open_at]: 1, pair: -1}.get(code[i], 0)
         if depth == 0:
             return i
-    return len(code)
+    return None
