@@ -23,7 +23,8 @@ import sys
 from collections.abc import Mapping
 
 from engine.genome import Value, canonical_code
-from engine.template import RenderError
+from engine.template import RenderError, render_with_code
+from evaluators.runner import repo_pythonpath
 
 TIMEOUT_S = 30.0           # a region of the CUDA template renders in well under a second
 MEMORY_BYTES = 2 << 30     # the child's address space: Python and Jinja take about 100 MB of it
@@ -44,7 +45,7 @@ def _cached(text: str, code_json: str, params_json: str, where: str, timeout_s: 
     # a child each time would cost a Python start each
     request = json.dumps({"text": text, "code": json.loads(code_json), "params": json.loads(params_json),
                           "where": where})
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")]))}
+    env = {**os.environ, "PYTHONPATH": repo_pythonpath()}
     try:
         done = subprocess.run([sys.executable, "-m", "engine.isolated_render"], input=request, text=True,
                               capture_output=True, timeout=timeout_s, env=env, check=False)
@@ -61,15 +62,11 @@ def _cached(text: str, code_json: str, params_json: str, where: str, timeout_s: 
     return answer["source"]
 
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
 def _child() -> None:
     # the limit is set before the request is read: nothing the render does can lift it
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     request = json.loads(sys.stdin.read())
     where = request["where"]
-    from engine.template import render_with_code
     try:
         source = render_with_code(request["text"], request["code"], request["params"], where)
     except RenderError as exc:
@@ -78,11 +75,10 @@ def _child() -> None:
         answer = {"error": f"{where}: the rewritten code regions: the render used more than "
                            f"{MEMORY_BYTES >> 30} GiB (stopped)"}
     else:
-        if len(source.encode()) > MAX_SOURCE_BYTES:
-            answer = {"error": f"{where}: the rewritten code regions: the rendered source has "
-                               f"{len(source.encode()):,} bytes, over {MAX_SOURCE_BYTES >> 20} MiB (a loop too long?)"}
-        else:
-            answer = {"source": source}
+        size = len(source.encode())
+        answer = {"source": source} if size <= MAX_SOURCE_BYTES else {
+            "error": f"{where}: the rewritten code regions: the rendered source has {size:,} bytes, over "
+                     f"{MAX_SOURCE_BYTES >> 20} MiB (a loop too long?)"}
     sys.stdout.write(json.dumps(answer))
 
 

@@ -22,6 +22,12 @@ from evaluators.status import Status
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+def repo_pythonpath() -> str:
+    """PYTHONPATH for a child that imports this repository's packages from any folder (an engine
+    installed elsewhere, or none, must not be the one it runs)."""
+    return os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
+
+
 class GpuUnhealthy(RuntimeError):
     """The known-good canary failed after a restart: the device, not the candidate, is at fault."""
 
@@ -57,7 +63,7 @@ class WorkerRunner:
     def start(self) -> dict[str, str]:
         read_fd, write_fd = os.pipe()
         env = dict(os.environ, KG_RESPONSE_FD=str(write_fd), PYTHONUNBUFFERED="1", KG_PARENT_PID=str(os.getpid()),
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])))
+                   PYTHONPATH=repo_pythonpath())
         if self.device == "cpu":
             env.update(KG_DEVICE="cpu", TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")
         elif self.gpu_index is not None:
