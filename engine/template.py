@@ -45,6 +45,7 @@ from typing import Iterator, Mapping
 
 import jinja2
 import jinja2.meta
+import jinja2.nodes
 import jinja2.sandbox
 
 from engine.errors import UserError
@@ -135,10 +136,10 @@ class Template:
         if tree is None:  # CUDA: the launch line names the kernels, not entry
             self._check_launch_line(source)
             return
-        if self.entry not in top_level_functions(tree):
+        entry = top_level_functions(tree).get(self.entry)
+        if entry is None:
             raise UserError(f"{self.path}: front matter entry {self.entry!r} is not a top-level function of "
                             f"the default genome's source")
-        entry = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == self.entry][-1]
         if not _takes_positional(entry.args, len(problem.entry_args)):  # else every genome failed at its first call
             raise UserError(f"{self.path}: entry {self.entry}({ast.unparse(entry.args)}) cannot be called as "
                             f"{self.entry}({', '.join(problem.entry_args)}), as problem {self.problem!r} calls it")
@@ -299,10 +300,9 @@ def _refuse_other_files(text: str, path: Path) -> None:
     """A template is one file: renders have no loader (an extends, include or import was a
     render_error of every genome, "no loader for this environment specified"), and a genome's
     rewritten regions are rendered by extending the template itself."""
-    import jinja2.nodes as nodes
-
+    nodes = jinja2.nodes
     tags = {nodes.Extends: "extends", nodes.Include: "include", nodes.Import: "import", nodes.FromImport: "from"}
-    for node in _environment().parse(text).find_all(tuple(tags)):
+    for node in _parsed(text).find_all(tuple(tags)):
         raise UserError(f"{path}:{node.lineno}: {{% {tags[type(node)]} %}} reads another file; a template is one "
                         "file (write the shared parts as macros in it)")
 
@@ -312,10 +312,17 @@ def _environment() -> jinja2.Environment:
                               autoescape=False)
 
 
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str) -> jinja2.nodes.Template:
+    """The template's syntax tree, parsed once for the checks that read it (not for renders:
+    ``_compiled`` parses its own, which Jinja's code generator may change)."""
+    return _environment().parse(text)
+
+
 @functools.lru_cache(maxsize=32)
 def _holes(text: str) -> frozenset[str]:
     """The variables a template's text reads and does not set (its genes and build variables)."""
-    return frozenset(jinja2.meta.find_undeclared_variables(_environment().parse(text)))
+    return frozenset(jinja2.meta.find_undeclared_variables(_parsed(text)))
 
 
 @functools.lru_cache(maxsize=32)

@@ -70,9 +70,10 @@ def static_check_triton(source: str, entry: str) -> None:
         raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
 
 
-def top_level_functions(tree: ast.Module) -> set[str]:
-    """The names of a module's top-level functions: where the harness looks for a Triton entry."""
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+def top_level_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """A module's top-level functions by name (a later definition of a name wins, as in Python):
+    where the harness looks for a Triton entry."""
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
 def _reject(reason: str, node: ast.AST) -> Rejection:
