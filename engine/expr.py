@@ -31,6 +31,9 @@ class Expression:
         except SyntaxError as exc:
             raise ValueError(f"not a valid expression: {text!r} ({exc.msg})") from None
         self.names = frozenset(self._check(tree.body))
+        # read by always_boolean; the renaming below changes only the called functions' names,
+        # which no answer of it depends on
+        self._body = tree.body
         # The functions under names no space's gene can take, so that a gene named like one
         # (which _check does not count as read) cannot shadow it.
         renamed = ast.fix_missing_locations(_RenameFunctions().visit(tree))
@@ -62,7 +65,7 @@ class Expression:
         and ``and``, ``or`` and ``x if c else y`` only of those. ``and`` and ``or`` give one of their
         operands, so ``N > 1 and N * 2`` gives a number for every N > 1: a form check refuses it at
         load, where evaluating the default genome alone would miss the genomes that reach it."""
-        return _boolean(ast.parse(self.text, mode="eval").body, boolean_names)
+        return _boolean(self._body, boolean_names)
 
     def evaluate(self, env: Mapping[str, Any]) -> Any:
         """The expression's value with the genes of ``env``; a name ``env`` lacks is a KeyError."""
