@@ -90,6 +90,9 @@ def blank_comments(source: str, strings: bool) -> str:
     return re.sub(token, blank, source, flags=re.DOTALL)
 
 
+_EXTERN_C_BEFORE = re.compile(r'\bextern\s+"C"\s*$')  # searched up to a kernel's start (endpos)
+
+
 def c_kernels(source: str) -> set[str]:
     """The names of the source's __global__ functions of C linkage (extern "C" before each, or an
     extern "C" { ... } block around it): the names a cubin's kernels are loaded by (a C++ name is
@@ -100,7 +103,7 @@ def c_kernels(source: str) -> set[str]:
     blocks = [(m.end(), closing(code, m.end() - 1) or len(code)) for m in re.finditer(r'\bextern\s+"C"\s*\{', linkage)]
     names = set()
     for m in re.finditer(r"\b__global__\s+[^;{}()]*?\b(\w+)\s*\(", code):
-        if (re.search(r'\bextern\s+"C"\s*$', linkage[:m.start()])
+        if (_EXTERN_C_BEFORE.search(linkage, 0, m.start())
                 or any(start <= m.start() < end for start, end in blocks)):
             names.add(m.group(1))
     return names
@@ -109,10 +112,11 @@ def c_kernels(source: str) -> set[str]:
 def closing(code: str, open_at: int) -> int | None:
     """The offset of the bracket that closes the one at ``open_at`` (``(``, ``[`` or ``{``), or None
     when it never closes; ``code`` with its comments and strings blanked."""
-    pair = {"(": ")", "[": "]", "{": "}"}[code[open_at]]
+    opening = code[open_at]
+    steps = {opening: 1, {"(": ")", "[": "]", "{": "}"}[opening]: -1}
     depth = 0
     for i in range(open_at, len(code)):
-        depth += {code[open_at]: 1, pair: -1}.get(code[i], 0)
+        depth += steps.get(code[i], 0)
         if depth == 0:
             return i
     return None
