@@ -24,6 +24,8 @@ def main() -> None:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     faulthandler.enable()  # a candidate that kills the process leaves its stack in the log
+    # the driver's pid as it said it, not os.getppid() now: a driver already gone by this line
+    # would leave init as the parent, and the watch would never see it go
     _end_with_the_driver(int(os.environ.get("KG_PARENT_PID", "0")))
     import torch
 
