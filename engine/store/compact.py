@@ -34,8 +34,12 @@ def compact(run_dir: Path) -> tuple[int, int, Path | None]:
     target = run_dir / f"part-{1 + max(int(p.stem.split('-')[1]) for p in parts):06d}.parquet"
     tmp = run_dir / (target.name + ".tmp")
     write_part_file(table, tmp)
-    back = pq.read_table(tmp)
-    if back.num_rows != table.num_rows or back.column("attempt").to_pylist() != table.column("attempt").to_pylist():
+    try:
+        back = pq.read_table(tmp, page_checksum_verification=True)
+    except OSError:  # a page whose checksum fails: the disk changed what was written
+        back = None
+    if back is None or back.num_rows != table.num_rows or (
+            back.column("attempt").to_pylist() != table.column("attempt").to_pylist()):
         tmp.unlink()
         raise UserError(f"{run_dir}: the merged part does not read back as the {table.num_rows} rows it was "
                         f"written from; the run is unchanged")

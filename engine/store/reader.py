@@ -28,7 +28,7 @@ def read_table(run_dir: Path | str) -> pa.Table:
     tables = []
     for p in parts:
         try:
-            t = pq.read_table(p)
+            t = pq.read_table(p, page_checksum_verification=True)  # parts written before checksums have none to check
             # damaged bytes may still parse: a column name or a value that is not UTF-8 fails here,
             # not as a traceback wherever it is read
             t.validate(full=True)

@@ -13,6 +13,10 @@ import pyarrow.parquet as pq
 from engine.errors import UserError
 from engine.store.schema import SCHEMA, SCHEMA_VERSION
 
+# Each data page carries a CRC of its bytes (the reader checks it): a bit flipped on disk in a
+# page of numbers still parses, and would read back as another time or error, silently.
+PAGE_CHECKSUMS = {"write_page_checksum": True}
+
 
 class ResultsWriter:
     def __init__(self, run_dir: Path, run_id: str):
@@ -28,7 +32,7 @@ class ResultsWriter:
         path = self.run_dir / f"part-{self._next_part:06d}.parquet"
         tmp = path.with_suffix(".parquet.tmp")
         try:
-            pq.write_table(table, tmp)
+            pq.write_table(table, tmp, **PAGE_CHECKSUMS)
             os.replace(tmp, path)  # a reader never sees half a part
         except OSError as exc:  # the folder deleted, made read-only or full mid-run: the run stops here
             raise UserError(f"{path}: cannot write the run's next row, the run stops: {exc.strerror or exc}") from None
@@ -49,4 +53,4 @@ class ResultsWriter:
 
 def write_part_file(table: pa.Table, path: Path) -> None:
     """One table as a Parquet file at ``path`` (the compaction's merged part, before its swap)."""
-    pq.write_table(table.cast(SCHEMA), path)
+    pq.write_table(table.cast(SCHEMA), path, **PAGE_CHECKSUMS)

@@ -16,7 +16,7 @@ from engine.errors import UserError
 from engine.store.compact import PENDING, TARGET, compact, recover
 from engine.store.reader import read_records
 from engine.store.writer import ResultsWriter
-from tests.engine.test_results_store import row
+from tests.engine.test_results_store import flip_a_bit_of, row
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -45,6 +45,16 @@ def test_compact_merges_every_part_into_one_with_every_row_unchanged(tmp_path):
     assert "7 parts merged into part-000007.parquet (7 rows)" in done.stdout
     assert read_records(run) == before
     assert not (run / PENDING).exists()
+
+
+def test_the_merged_part_keeps_its_pages_checksummed(tmp_path):
+    run = make_run(tmp_path, attempts=2)
+    # a compile time between the others' least (1.5) and greatest: no statistic holds a copy of it
+    ResultsWriter(run, "r").append([{**row(2), "compile_s": 2.345678}, {**row(3), "compile_s": 9.0}])
+    _, _, merged = compact(run)
+    flip_a_bit_of(merged, 2.345678)
+    with pytest.raises(UserError, match="unreadable Parquet part: .*CRC checksum verification failed"):
+        read_records(run)
 
 
 def test_a_resumed_writer_numbers_its_parts_after_the_merged_one(tmp_path):

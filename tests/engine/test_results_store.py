@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import struct
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -176,3 +178,36 @@ def test_a_version_7_part_is_read_with_build_sm_counts_null_and_its_code_size_ke
     (back,) = read_records(tmp_path)
     assert back["schema_version"] == SCHEMA_VERSION and back["build_sm_counts"] is None
     assert back["code_bytes"] == 348928 and back["device_index"] == 1
+
+
+def test_a_bit_flipped_on_disk_in_a_page_of_numbers_is_named_not_read_as_another_time(tmp_path):
+    """A flipped bit inside a page of float64s still parses: without the pages' checksums the part
+    would read back with another median, silently. The writer checksums each page; the reader
+    refuses the page naming the part."""
+    median = 17.123456789
+    written = row(0)
+    # between the column's least and greatest medians, so that the pages' statistics hold no copy
+    written["workloads"] = [{**written["workloads"][0], "median_us": us} for us in (1.5, median, 90.0)]
+    part = ResultsWriter(tmp_path, "run-1").append([written])
+    flip_a_bit_of(part, median)
+    with pytest.raises(UserError, match=rf"{part}: unreadable Parquet part: .*CRC checksum verification failed"):
+        read_records(tmp_path)
+    # the same bytes unchecked: a number, wrong (what a part written without checksums gives)
+    unchecked = pq.read_table(part).to_pylist()[0]["workloads"][1]["median_us"]
+    assert unchecked != median and abs(unchecked - median) < 1
+
+
+def test_parts_written_before_page_checksums_still_read(tmp_path):
+    full = {**dict.fromkeys(SCHEMA.names), **row(0), "run_id": "r", "schema_version": SCHEMA_VERSION,
+            "created_at": dt.datetime.now(dt.timezone.utc)}
+    table = pa.Table.from_pylist([full], schema=SCHEMA)
+    pq.write_table(table, tmp_path / "part-000000.parquet")  # no checksums, as every part before them
+    assert read_records(tmp_path)[0]["workloads"][0]["median_us"] == 17.0
+
+
+def flip_a_bit_of(part, value: float) -> None:
+    """One bit of ``value``'s one copy in ``part`` flipped, as a failing disk would."""
+    data = part.read_bytes()
+    at = data.find(struct.pack("<d", value))
+    assert at > 0 and data.count(struct.pack("<d", value)) == 1  # the value's one copy, in its data page
+    part.write_bytes(data[:at + 3] + bytes([data[at + 3] ^ 0x04]) + data[at + 4:])
