@@ -6,6 +6,7 @@ never written to the run folder.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -16,6 +17,7 @@ from typing import Any
 
 # Local servers (vLLM, llama.cpp) ignore the key, but the openai client refuses to start without one.
 _NO_KEY = "unset"
+_SHORTEST_MASKED_KEY = 8
 
 
 class LlmError(Exception):
@@ -42,6 +44,19 @@ class Endpoint:
         return {"model": self.model, "base_url": self.base_url, "api_key_env": self.api_key_env,
                 "api_key_set": bool(os.environ.get(self.api_key_env)), "temperature": self.temperature,
                 "max_tokens": self.max_tokens, "extra": self.extra}
+
+    def masked(self, text: str) -> str:
+        """``text`` with the key masked, should it quote it: error texts are recorded in the run
+        folder and printed, and the HTTP library names a header it refuses (a key read from a
+        file with a stray ``\\r``) in full, escaped as bytes."""
+        key = os.environ.get(self.api_key_env) or ""
+        if len(key) < _SHORTEST_MASKED_KEY:
+            # a placeholder a local server ignores ("x", "EMPTY"): masking it would garble the
+            # text and hide nothing
+            return text
+        for form in (key, repr(key)[1:-1], repr(key.encode(errors="replace"))[2:-1]):
+            text = text.replace(form, "***")
+        return text
 
     def request_fields(self, seed: int | None) -> dict[str, Any]:
         """The request's fields beside the messages; the unset ones are left to the server."""
@@ -92,22 +107,33 @@ class ChatClient:
         client = self._client
 
         def post() -> None:
+            # signals are handled in the main thread only: Ctrl-C reaches the wait below, never
+            # this handler, which hands the call's own faults to the caller's thread
             try:
                 done.put((self._post(client, messages, seed), None))
-            except BaseException as exc:  # handed to the caller's thread
+            except BaseException as exc:
                 done.put((None, exc))
 
+        # a daemon: a call abandoned (timed out, interrupted) never holds the process at its exit
         threading.Thread(target=post, name="llm-call", daemon=True).start()
         try:
             raw, error = done.get(timeout=self.endpoint.timeout_s)
         except queue.Empty:
-            # the abandoned call's retries then find its client closed: none reaches the server
-            client.close()
-            self._client = self._new_client()
+            self._abandon(client)
             raise LlmError(f"{self._where()}: no answer within {self.endpoint.timeout_s:g} s") from None
+        except BaseException:  # Ctrl-C (or SIGTERM, which the CLI turns into one) while waiting
+            with contextlib.suppress(Exception):  # the interrupt goes on, whatever the closing says
+                self._abandon(client)
+            raise
         if error is not None:
             raise error
         return raw
+
+    def _abandon(self, client: Any) -> None:
+        """The abandoned call's retries then find its client closed, so none reaches the server;
+        the next call gets a fresh client."""
+        client.close()
+        self._client = self._new_client()
 
     def _post(self, client: Any, messages: list[dict[str, str]], seed: int | None) -> Any:
         e, openai = self.endpoint, self._openai

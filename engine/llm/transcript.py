@@ -1,10 +1,13 @@
 """Every LLM call of a run, word for word: ``llm/calls.jsonl`` in the run folder, one line a call.
 
 A line holds the messages sent, the answer, the endpoint (never its key), the time taken, the
-token counts, and what became of the answer (the genomes proposed, or why none were). A message
-longer than ``INLINE_CHARS`` (the brief: template, space, sheets) is kept once by content, in
-``llm/text/<sha256>.txt``, and named by its hash in each line that sent it; ``read_calls`` puts
-the text back, so a reader sees exactly what the endpoint saw. Lines are only appended.
+token counts, and what became of the answer (the genomes proposed, or why none were); a call
+that got no answer holds its ``error`` instead: the endpoint's fault, a fault of another kind
+(its type and text), or ``interrupted after N s`` (Ctrl-C while it waited; ``seconds`` too).
+A message longer than ``INLINE_CHARS`` (the brief: template, space, sheets) is kept once by
+content, in ``llm/text/<sha256>.txt``, and named by its hash in each line that sent it;
+``read_calls`` puts the text back, so a reader sees exactly what the endpoint saw. Lines are only
+appended.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sys
+import time
 from collections import Counter, deque
 from typing import Any, Mapping, Sequence, TextIO
 
@@ -133,16 +134,23 @@ class LlmStrategy:
             "endpoint": self.chat.endpoint.describe(), "brief": self.brief_sources,
             "brief_notes": list(self.brief.notes), "asked": k, "seed": self.seed + call, "messages": messages}
         self.notes, self.outside = [], []
+        started = time.monotonic()
         try:
             reply = self.chat.chat(messages, seed=self.seed + call)
         except LlmError as exc:
-            entry["error"] = str(exc)
+            error = self.chat.endpoint.masked(str(exc))
+            entry["error"] = error
             self.transcript.record(entry)
             if exc.fatal or self.answered == 0:
                 # nothing this endpoint said yet: a wrong URL, key or model, not a passing fault
-                raise UserError(f"--strategy llm: {exc} (call {call}; llm/calls.jsonl keeps it)") from None
-            self._hand_to_partner(call, f"failed: {exc}")
+                raise UserError(f"--strategy llm: {error} (call {call}; llm/calls.jsonl keeps it)") from None
+            self._hand_to_partner(call, f"failed: {error}")
             return
+        except BaseException as exc:
+            # Ctrl-C, or a fault no handler expects: the prompt already sent is kept, then the run
+            # stops as it would without an LLM (its rows kept, resumable)
+            self._record_unanswered(entry, exc, time.monotonic() - started)
+            raise
         entry.update(reply=reply.text, model=reply.model, finish_reason=reply.finish_reason,
                      seconds=round(reply.seconds, 3), usage=reply.usage)
         try:
@@ -187,6 +195,14 @@ class LlmStrategy:
         self._say(f"call {call}: {len(fresh)} genomes in {reply.seconds:.1f} s"
                   + (f", {len(repeats)} repeats left out" if repeats else "")
                   + (f", {usage} tokens" if usage else ""))
+
+    def _record_unanswered(self, entry: dict[str, Any], exc: BaseException, seconds: float) -> None:
+        if isinstance(exc, KeyboardInterrupt):
+            error = f"interrupted after {seconds:.1f} s, before an answer"
+        else:
+            error = self.chat.endpoint.masked(f"{type(exc).__name__}: {exc}")
+        entry.update(error=error, seconds=round(seconds, 3))
+        self.transcript.record(entry)
 
     def _hand_to_partner(self, call: int, why: str) -> None:
         self.partner_turns = self.batch
