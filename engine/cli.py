@@ -619,16 +619,32 @@ def cmd_compile(args) -> int:
         build = compile_cuda(source, args.cache)
     except FileNotFoundError as exc:
         raise UserError(f"compile needs nvcc: {exc}") from None
+    faults = _launch_faults(source, Path(build.cubin)) if build.ok else []
+    ok = build.ok and not faults
     print(json.dumps({"genome_id": genome.genome_id, "params": params, "code_regions": sorted(genome.code),
-                      "status": "ok" if build.ok else "compile_error", "nvcc": nvcc_version(),
+                      "status": "ok" if ok else "compile_error", "nvcc": nvcc_version(),
                       "arch": "sm_90a", "build_key": build.key, "cubin": build.cubin,
                       # the rendered source nvcc read: what the error's line numbers and the SASS refer to
                       "source": str(args.cache / build.key / "kernel.cu"),
                       "compile_s": round(build.seconds, 3), "cache_hit": build.cache_hit,
                       **build.totals(), "kernels": [k.__dict__ for k in build.kernels],
                       "compiler_notes": list(build.notes()),
-                      "error": None if build.ok else build.excerpt(2000)}, indent=1))
-    return 0 if build.ok else 1
+                      "error": None if ok else "; ".join(faults) or build.excerpt(2000)}, indent=1))
+    return 0 if ok else 1
+
+
+def _launch_faults(source: str, cubin: Path) -> list[str]:
+    """What the worker's compile stage types as this genome's compile_error although nvcc built
+    it: a launch line the launcher cannot read, or kernels whose parameters (the cubin's record of
+    their sizes) are not what the launcher passes (evaluators/harness.py, _check_parameters)."""
+    from evaluators.cubin_elf import kernel_parameter_sizes
+    from evaluators.sparse_mla_cuda import ContractError, parameter_size_faults, parse_contract
+
+    try:
+        contract = parse_contract(source)
+    except ContractError as exc:
+        return [str(exc)]
+    return parameter_size_faults(contract, kernel_parameter_sizes(cubin))
 
 
 def cmd_eval(args) -> int:

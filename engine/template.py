@@ -41,7 +41,7 @@ import secrets
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 import jinja2
 import jinja2.meta
@@ -52,6 +52,9 @@ from engine.errors import UserError
 from engine.genome import InvalidGenome, Space, Value, canonical_code, code_violations
 from engine.space_file import load_space
 from evaluators.build_target import BuildTarget
+
+if TYPE_CHECKING:
+    from evaluators.sparse_mla_cuda import LaunchContract
 
 
 def key_values(mapping: Mapping[str, Value]) -> str:
@@ -159,6 +162,22 @@ class Template:
         if missing:
             raise UserError(f"{self.path}: the default genome's kernel-genome-launch line names {missing}, not "
                             f'extern "C" __global__ functions of its source (those are {sorted(defined)})')
+        self._check_kernel_parameters(source, contract)
+
+    def _check_kernel_parameters(self, source: str, contract: LaunchContract) -> None:
+        """Each kernel the default genome's launch line launches declares the parameters the
+        launcher passes it, in number and, where the source says, kind (else its launches read
+        garbage: an illegal address that poisons the context, or a wrong answer, found only on
+        the GPU). A list behind a macro is left to the build, which checks every genome's cubin."""
+        from evaluators.sparse_mla_cuda import PARAM_KINDS, launched_parameters
+        from evaluators.static_cuda import kernel_parameters, parameter_fault
+
+        declared = kernel_parameters(source)
+        for kernel, params in launched_parameters(contract):
+            for listed in declared.get(kernel, []):
+                fault = None if listed is None else parameter_fault(listed, [(p, PARAM_KINDS[p]) for p in params])
+                if fault:
+                    raise UserError(f"{self.path}: the default genome's kernel {kernel} {fault}")
 
     @property
     def problem_genes(self) -> list[str]:

@@ -160,6 +160,7 @@ class Evaluator:
         if not build.ok:
             status = Status.COMPILE_TIMEOUT if "timed out" in build.log else Status.COMPILE_ERROR
             raise StageFailure(status, "compile", build.excerpt())
+        _check_parameters(contract, Path(build.cubin))
         if req.get("compile_only"):
             return None
         if self.device.type != "cuda":
@@ -356,6 +357,18 @@ def _is_launch_refusal(text: str) -> bool:
     return ("launch failure" in text or "too many resources requested for launch" in text
             or "cuda_error_launch" in text or "triton error [cuda]: invalid argument" in text
             or ("cuda_error_invalid_value" in text and "launch" in text))
+
+
+def _check_parameters(contract, cubin: Path) -> None:
+    """The built kernels take what the launcher will pass them (the cubin's own record of each
+    parameter's size): else a launch reads garbage arguments, an illegal address that poisons
+    the context or a wrong answer; here it is the genome's compile_error, before any launch."""
+    from evaluators.cubin_elf import kernel_parameter_sizes
+    from evaluators.sparse_mla_cuda import parameter_size_faults
+
+    faults = parameter_size_faults(contract, kernel_parameter_sizes(cubin))
+    if faults:
+        raise StageFailure(Status.COMPILE_ERROR, "compile", "; ".join(faults))
 
 
 def _describe(exc: BaseException) -> str:

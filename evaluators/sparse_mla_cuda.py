@@ -40,6 +40,16 @@ SM90_BLOCKS, SM90_THREADS, SM90_SHARED, SM90_BLOCK_RESERVED = 32, 2048, 233472, 
 # follows when the launch line says q_tma.
 SPLIT_PARAMS = ("q", "kv_cache", "indices", "out", "lse", "part_out", "part_lse", "arrivals",
                 "heads", "topk", "num_splits", "rows_per_split", "scale_log2")
+# The combine kernel's parameters, in the order the launcher passes them.
+COMBINE_PARAMS = ("part_out", "part_lse", "out", "lse", "heads", "num_splits")
+# What the launcher passes for each parameter (make_entry's arguments): a device pointer, a numpy
+# int32 or float32, or the tensor map of q by value; and their bytes, as a cubin records each
+# parameter's size (EIATTR_KPARAM_INFO), the sizes the driver copies from the argument array.
+PARAM_KINDS = {**dict.fromkeys(("q", "kv_cache", "indices", "out", "lse", "part_out", "part_lse", "arrivals"),
+                               "pointer"),
+               **dict.fromkeys(("heads", "topk", "num_splits", "rows_per_split"), "int32"),
+               "scale_log2": "float32", "q_map": "tensor_map"}
+KIND_BYTES = {"pointer": 8, "int32": 4, "float32": 4, "tensor_map": 128}
 
 
 class ContractError(ValueError):
@@ -130,6 +140,38 @@ def parse_contract(source: str) -> LaunchContract:
 def split_kernel_names(contract: LaunchContract) -> tuple[str, ...]:
     """Every split-kernel entry the launcher may launch: the one for any count, and one a count."""
     return (contract.split_kernel, *(name for _, name in contract.split_kernels))
+
+
+def launched_parameters(contract: LaunchContract) -> list[tuple[str, tuple[str, ...]]]:
+    """(kernel, the parameters the launcher passes it, in order) for each launch this launch line
+    can make: every split-kernel entry, with the tensor map of q last where q_tma says so, and the
+    combine kernel where it runs (a separate combine of more than one split: "num_splits": 1
+    never launches it, so a template may leave it a stub)."""
+    split = SPLIT_PARAMS + (("q_map",) if contract.q_tma else ())
+    launches = [(name, split) for name in split_kernel_names(contract)]
+    if contract.combine == "separate" and contract.num_splits != 1:
+        launches.append((contract.combine_kernel, COMBINE_PARAMS))
+    return launches
+
+
+def parameter_size_faults(contract: LaunchContract, sizes: dict[str, tuple[int, ...]]) -> list[str]:
+    """Where the built kernels' parameters (``sizes``: bytes of each, in order, by kernel, from
+    the cubin) disagree with what the launcher passes them: a missing or extra argument, or one of
+    another size, is a kernel reading garbage (an illegal address that poisons the context, or a
+    wrong answer). Sizes cannot tell a pointer from a 64-bit integer, nor an int from a float."""
+    faults = []
+    for kernel, params in launched_parameters(contract):
+        if kernel not in sizes:
+            faults.append(f"the launch line names kernel {kernel}, and the cubin has none "
+                          f"(its kernels: {sorted(sizes)})")
+            continue
+        passed = tuple(KIND_BYTES[PARAM_KINDS[name]] for name in params)
+        if sizes[kernel] != passed:
+            faults.append(f"kernel {kernel} takes {len(sizes[kernel])} parameters of {list(sizes[kernel])} bytes, "
+                          f"and the launcher passes {len(passed)}: "
+                          + ", ".join(f"{name} ({PARAM_KINDS[name]}, {KIND_BYTES[PARAM_KINDS[name]]} B)"
+                                      for name in params))
+    return faults
 
 
 def with_launch_fields(source: str, **fields) -> str:
@@ -305,8 +347,7 @@ def make_entry(contract: LaunchContract, module) -> Callable:
                       cooperative=waits and splits > 1)
         if splits > 1 and contract.combine == "separate":
             module.launch(contract.combine_kernel, (heads, batch, 1), combine_threads(contract, splits), 0,
-                          *(t.data_ptr() for t in (part_out, part_lse, out, lse)), np.int32(heads), np.int32(splits),
-                          pdl=contract.pdl)
+                          *(arguments[name] for name in COMBINE_PARAMS), pdl=contract.pdl)
 
     entry.sibling_words = sibling_words  # stream -> the siblings' words (tests check they are re-armed)
     return entry

@@ -91,22 +91,130 @@ def blank_comments(source: str, strings: bool) -> str:
 
 
 _EXTERN_C_BEFORE = re.compile(r'\bextern\s+"C"\s*$')  # searched up to a kernel's start (endpos)
+_KERNEL_ATTRIBUTES = re.compile(r"\b__(?:launch_bounds|cluster_dims|maxnreg)__\s*\([^()]*\)")
 
 
 def c_kernels(source: str) -> set[str]:
     """The names of the source's __global__ functions of C linkage (extern "C" before each, or an
     extern "C" { ... } block around it): the names a cubin's kernels are loaded by (a C++ name is
     mangled)."""
-    linkage = blank_comments(source, strings=False)  # "C" kept
-    code = blank_comments(source, strings=True)      # the same offsets; braces in asm strings blanked
-    code = re.sub(r"\b__(?:launch_bounds|cluster_dims|maxnreg)__\s*\([^()]*\)", lambda m: " " * len(m.group(0)), code)
+    return {name for name, _ in _c_kernel_openings(blank_comments(source, strings=True), source)}
+
+
+def _c_kernel_openings(code: str, source: str) -> list[tuple[str, int]]:
+    """(name, offset of the "(" that opens its parameter list in ``code``) of each declaration of
+    a C-linkage kernel; ``code`` is ``source`` with its comments and strings blanked."""
+    linkage = blank_comments(source, strings=False)  # "C" kept, the same offsets
+    code = _KERNEL_ATTRIBUTES.sub(lambda m: " " * len(m.group(0)), code)  # their parentheses are no parameter list
     blocks = [(m.end(), closing(code, m.end() - 1) or len(code)) for m in re.finditer(r'\bextern\s+"C"\s*\{', linkage)]
-    names = set()
+    openings = []
     for m in re.finditer(r"\b__global__\s+[^;{}()]*?\b(\w+)\s*\(", code):
         if (_EXTERN_C_BEFORE.search(linkage, 0, m.start())
                 or any(start <= m.start() < end for start, end in blocks)):
-            names.add(m.group(1))
-    return names
+            openings.append((m.group(1), m.end() - 1))
+    return openings
+
+
+def kernel_parameters(source: str) -> dict[str, list[tuple[str, ...] | None]]:
+    """Each C-linkage kernel's parameter declarations as written (spaces collapsed, a default
+    argument dropped), one list for each declaration of it; None for a list the source alone
+    cannot read (a preprocessor directive in it, a macro, or no closing parenthesis): only the
+    compiler sees what those expand to."""
+    code = blank_comments(source, strings=True)
+    macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", code, re.MULTILINE))
+    found: dict[str, list[tuple[str, ...] | None]] = {}
+    for name, open_at in _c_kernel_openings(code, source):
+        close = closing(code, open_at)
+        listed = None if close is None else _declarations(code[open_at + 1:close], macros)
+        found.setdefault(name, []).append(listed)
+    return found
+
+
+def _declarations(params: str, macros: set[str]) -> tuple[str, ...] | None:
+    if "#" in params or macros & set(re.findall(r"\w+", params)):
+        return None
+    parts = [" ".join(_without_default(p).split()) for p in _top_level_commas(params)]
+    if parts in ([], ["void"]):
+        return ()
+    # one word that is no type, or NAME(...) (not a function pointer's "type (*name)(...)"): a
+    # header's macro, which may stand for several parameters
+    if any(re.fullmatch(r"\w+", p) and parameter_kind(p) is None or re.fullmatch(r"\w+\s*\((?!\s*\*).*\)", p)
+           for p in parts):
+        return None
+    return tuple(parts)
+
+
+def _top_level_commas(params: str) -> list[str]:
+    """The list split at the commas outside parentheses, brackets and template arguments."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(params):
+        depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1}.get(c, 0)
+        if c == "," and depth == 0:
+            parts.append(params[start:i])
+            start = i + 1
+    parts.append(params[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _without_default(declaration: str) -> str:
+    """The declaration without its default argument (the first '=' outside brackets)."""
+    depth = 0
+    for i, c in enumerate(declaration):
+        depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1}.get(c, 0)
+        if c == "=" and depth == 0:
+            return declaration[:i]
+    return declaration
+
+
+# What a kernel reads from its parameter, as the launcher's kinds name it (evaluators/sparse_mla_cuda.py)
+KIND_WORDS = {"pointer": "a pointer", "int8": "an 8-bit integer", "int16": "a 16-bit integer",
+              "int32": "a 32-bit integer", "int64": "a 64-bit integer", "float16": "a 16-bit float",
+              "float32": "a 32-bit float", "float64": "a 64-bit float (double)",
+              "tensor_map": "a tensor map (128 bytes by value)"}
+_SCALARS = {
+    **dict.fromkeys(("bool", "char", "signed char", "unsigned char", "int8_t", "uint8_t"), "int8"),
+    **dict.fromkeys(("short", "short int", "unsigned short", "unsigned short int", "int16_t", "uint16_t"), "int16"),
+    **dict.fromkeys(("int", "signed", "signed int", "unsigned", "unsigned int", "int32_t", "uint32_t"), "int32"),
+    **dict.fromkeys(("long", "long int", "unsigned long", "unsigned long int", "long long", "long long int",
+                     "unsigned long long", "unsigned long long int", "int64_t", "uint64_t", "size_t", "ptrdiff_t",
+                     "intptr_t", "uintptr_t"), "int64"),
+    **dict.fromkeys(("__half", "half", "__nv_bfloat16", "nv_bfloat16"), "float16"),
+    "float": "float32", "double": "float64",
+}
+_QUALIFIERS = re.compile(r"\b(?:const|volatile|__restrict__|__restrict|__grid_constant__|register|struct|class)\b"
+                         r"|\b(?:__align__|alignas)\s*\([^()]*\)")
+
+
+def parameter_kind(declaration: str) -> str | None:
+    """What a parameter declaration reads, one of KIND_WORDS' kinds (an array decays to a
+    pointer), or None for a type the source alone does not size: a struct, a typedef, a
+    template's argument."""
+    text = _QUALIFIERS.sub(" ", declaration)
+    if "*" in text or "[" in text:
+        return "pointer"
+    if "&" in text or "(" in text:
+        return None  # a reference (nvcc refuses one in a kernel) or something stranger
+    words = [word.rsplit("::", 1)[-1] for word in re.findall(r"[\w:]+", text)]
+    for named in (len(words), len(words) - 1):  # the type's words, without or with the parameter's name
+        kind = _SCALARS.get(" ".join(words[:named]))
+        if kind is not None:
+            return kind
+    return None
+
+
+def parameter_fault(declared: tuple[str, ...], passed: list[tuple[str, str]]) -> str | None:
+    """How a kernel's declared parameters disagree with what its launcher passes, ``passed`` as
+    (name, kind) in order; None where they agree as far as the source tells (a type it cannot
+    size, parameter_kind None, agrees with anything)."""
+    if len(declared) != len(passed):
+        return (f"takes {len(declared)} parameters ({', '.join(declared) or 'none'}), and the launcher passes "
+                f"{len(passed)}: {', '.join(f'{name} ({kind})' for name, kind in passed)}")
+    for place, (declaration, (name, kind)) in enumerate(zip(declared, passed), 1):
+        found = parameter_kind(declaration)
+        if found is not None and found != kind:
+            return (f"takes '{declaration}' as parameter {place} of {len(passed)}, {KIND_WORDS[found]}; the launcher "
+                    f"passes {name} there, {KIND_WORDS[kind]}")
+    return None
 
 
 def closing(code: str, open_at: int) -> int | None:

@@ -4,6 +4,7 @@ resource figures of ptxas; a genome that breaks compilation is a compile status,
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,37 @@ def test_a_file_that_is_no_cubin_is_refused_by_name(tmp_path):
     cut.write_bytes(Path(build.cubin).read_bytes()[:200])  # the header, without the sections it points at
     with pytest.raises(ValueError, match=f"{cut}: section headers unreadable"):
         kernel_code_bytes(cut)
+
+
+PARAMETERS = """\
+#include <cuda_bf16.h>
+struct alignas(64) Map { unsigned long long words[16]; };
+typedef float* Out;
+#define MORE int extra, short small
+extern "C" __global__ void every_kind(const __nv_bfloat16* __restrict__ q, int n, float s, long long big, char c,
+                                      double d, const __grid_constant__ Map map, Out out, MORE) {
+  if (n > 0) out[n] = s + big + c + d + map.words[n % 16] + extra + small + __bfloat162float(q[0]);
+}
+extern "C" __global__ void unused_ones(float* out, int unused, float too) { }
+extern "C" __global__ void nothing() { }
+"""
+
+
+def test_the_cubin_records_every_kernels_parameter_sizes_in_order_after_macros_and_typedefs(tmp_path):
+    from evaluators.cubin_elf import kernel_parameter_sizes
+
+    build = compile_cuda(PARAMETERS, tmp_path)
+    assert build.ok, build.log
+    sizes = kernel_parameter_sizes(Path(build.cubin))
+    assert sizes == {"every_kind": (8, 4, 4, 8, 1, 8, 128, 8, 4, 2), "unused_ones": (8, 4, 4), "nothing": ()}
+    tool = cuobjdump_path()
+    if tool is not None:  # the tool's own reading of the same records
+        elf = subprocess.run([tool, "-elf", build.cubin], capture_output=True, text=True, check=True).stdout
+        section = elf[elf.index("\n.nv.info.every_kind\n"):]  # the section's contents, not its header's line
+        section = section[:section.index("\n\n\n")]
+        entries = re.findall(r"Ordinal\s*:\s*(0x[0-9a-f]+)\s+Offset\s*:\s*0x[0-9a-f]+\s+Size\s*:\s*(0x[0-9a-f]+)", section)
+        listed = sorted((int(ordinal, 16), int(size, 16)) for ordinal, size in entries)
+        assert tuple(size for _, size in listed) == sizes["every_kind"], section
 
 
 def test_a_second_build_of_the_same_source_is_a_cache_hit_and_flags_change_the_key(tmp_path):

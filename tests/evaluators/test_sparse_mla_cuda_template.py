@@ -16,8 +16,11 @@ import pytest
 
 from engine.template import load_template
 from evaluators.cuda_compile import CompileAhead
-from evaluators.sparse_mla_cuda import (SIBLING_WORDS, ContractError, LaunchContract, combine_threads, parse_contract,
-                                        partial_buffers, query_map_arguments, split_grid, split_plan)
+from evaluators.cubin_elf import kernel_parameter_sizes
+from evaluators.sparse_mla_cuda import (PARAM_KINDS, SIBLING_WORDS, ContractError, LaunchContract, combine_threads,
+                                        launched_parameters, parameter_size_faults, parse_contract, partial_buffers,
+                                        query_map_arguments, split_grid, split_plan)
+from evaluators.static_cuda import kernel_parameters, parameter_fault
 from tests.marks import NEEDS_NVCC
 from tests.scripts._device_script import load_device_script
 from tests.sparse_mla_source import merge_dispatch
@@ -379,6 +382,19 @@ def split_kernel_code(source: str) -> str:
     start = source.find("\nsplit_body(")
     start = start if start >= 0 else source.index("sparse_mla_decode_split(")
     return source[start:source.index("sparse_mla_decode_combine(")]
+
+
+@pytest.mark.parametrize("name", sorted(GENOMES))
+def test_every_kernel_a_launch_runs_takes_what_the_launcher_passes_in_source_and_cubin(builds, name):
+    # else a launch reads garbage arguments (an illegal address, or a wrong answer): the worker
+    # types a cubin that disagrees as compile_error, a template whose default genome does is refused
+    source, build = builds[name]
+    contract = parse_contract(source)
+    assert build.ok and parameter_size_faults(contract, kernel_parameter_sizes(Path(build.cubin))) == []
+    declared = kernel_parameters(source)
+    for kernel, passed in launched_parameters(contract):
+        for listed in declared[kernel]:
+            assert parameter_fault(listed, [(p, PARAM_KINDS[p]) for p in passed]) is None, (kernel, listed)
 
 
 @pytest.mark.parametrize("name", sorted(GENOMES))

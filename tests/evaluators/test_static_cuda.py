@@ -9,7 +9,7 @@ import pytest
 
 from engine.template import load_template
 from evaluators.rejection import Rejection
-from evaluators.static_cuda import static_check_cuda
+from evaluators.static_cuda import kernel_parameters, parameter_kind, static_check_cuda
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "templates"
 
@@ -88,3 +88,45 @@ def test_engine_compile_refuses_a_cheat_before_nvcc(tmp_path):
     record = json.loads(done.stdout)
     assert record["status"] == "rejected_static" and "global state" in record["error"]
     assert not (tmp_path / "c").exists()  # nothing was compiled
+
+
+KERNELS = """\
+#include <cuda_bf16.h>
+template <typename T, int N> struct Pair { T v[N]; };
+extern "C" __global__ void declared(float*, int);  // declared, then defined below
+extern "C" {
+__global__ void __launch_bounds__(128, 1) in_block(const Pair<float, 2> pairs, /* a, (b) */ int n = 4,
+                                                    float (*pick)(float, int), void* __restrict__ out) { }
+__global__ void none(void) { }
+}
+extern "C" __global__ void declared(float* __restrict__ out, int n) { out[0] = n; }
+__global__ void mangled(int n) { }
+#define KERNEL_PARAMS float* a, float* b
+extern "C" __global__ void behind_a_macro(KERNEL_PARAMS) { }
+extern "C" __global__ void behind_a_header_macro(CUTE_PARAMS) { }
+extern "C" __global__ void behind_a_macro_call(KG_PARAMS(float)) { }
+"""
+
+
+def test_kernel_parameters_are_read_per_declaration_past_templates_comments_defaults_and_nested_parentheses():
+    found = kernel_parameters(KERNELS)
+    assert found == {
+        "declared": [("float*", "int"), ("float* __restrict__ out", "int n")],
+        "in_block": [("const Pair<float, 2> pairs", "int n", "float (*pick)(float, int)", "void* __restrict__ out")],
+        "none": [()],
+        "behind_a_macro": [None],         # a macro the source defines: only the compiler sees its expansion
+        "behind_a_header_macro": [None],  # one word that is no type: a header's macro, perhaps several
+        "behind_a_macro_call": [None],
+    }  # mangled: C++ linkage, no kernel the launcher loads
+
+
+@pytest.mark.parametrize("declaration, kind", [
+    ("const __nv_bfloat16* __restrict__ q", "pointer"), ("float rows[4]", "pointer"), ("kg::PartT* p", "pointer"),
+    ("int heads", "int32"), ("unsigned int n", "int32"), ("unsigned", "int32"), ("const std::uint32_t n", "int32"),
+    ("long long n", "int64"), ("size_t n", "int64"), ("unsigned long long", "int64"), ("char c", "int8"),
+    ("bool flag", "int8"), ("short s", "int16"), ("float scale", "float32"), ("const float", "float32"),
+    ("double d", "float64"), ("__nv_bfloat16 h", "float16"),
+    ("const __grid_constant__ kg::TensorMap q_map", None), ("my_int_t n", None), ("Pair<float, 2> p", None),
+])
+def test_parameter_kind_reads_what_the_declaration_says_and_no_more(declaration, kind):
+    assert parameter_kind(declaration) == kind
