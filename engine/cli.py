@@ -28,7 +28,8 @@ from engine.llm.brief import build_brief
 from engine.llm.client import ChatClient, Endpoint, LlmError
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
-from engine.run_folder import default_run_dir, open_run, set_build_target, set_e2e
+from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, open_run,
+                               set_build_target, set_e2e)
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -404,17 +405,24 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
-    fresh = not run_dir.exists() or (run_dir.is_dir() and not any(run_dir.iterdir()))
-    config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
-    try:
-        with run_lock(run_dir):
+    fresh = not args.resume and is_unused(run_dir)
+    # checked before the lock too: a refused run leaves the folder as it found it, without a lock file
+    if args.resume:
+        check_resume(run_dir, template, fixed, args.e2e)
+    else:
+        make_run_dir(run_dir)
+    # held from the checks on: of two new runs on one folder, the second is refused before it writes
+    # run.json, and a resume reads the config no other process is writing
+    with run_lock(run_dir):
+        config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
+        try:
             return _evolve(args, template, space, run_dir, config, objectives, deadline)
-    except UserError:
-        # refused before its first attempt (a storage or a worker that cannot start): a new run
-        # leaves no folder behind; a resumed one, or one with rows, stays as it is
-        if fresh and not args.resume and not any(run_dir.glob("part-*.parquet")):
-            shutil.rmtree(run_dir, ignore_errors=True)
-        raise
+        except UserError:
+            # refused before its first attempt (a storage or a worker that cannot start): a new run
+            # leaves no folder behind; a resumed one, or one with rows, stays as it is
+            if fresh and not any(run_dir.glob("part-*.parquet")):
+                shutil.rmtree(run_dir, ignore_errors=True)
+            raise
 
 
 def _require_layer(objectives: list[str], config) -> None:

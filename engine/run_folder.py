@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import json
@@ -10,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.run_lock import LOCK_FILE
 from engine.store.schema import SCHEMA_VERSION
 from engine.template import Template, load_template, template_from_text
 from evaluators.build_target import BuildTarget
@@ -54,23 +56,46 @@ def default_run_dir(template: Template, results_root: Path = Path("results")) ->
     return results_root / f"{template.path.name.split('.')[0]}-{stamp}"
 
 
+def is_unused(run_dir: Path) -> bool:
+    """No folder, or one with nothing in it but a run's lock file (of a run taking the folder now,
+    whose held lock refuses this one, or of one stopped before it wrote run.json)."""
+    return not run_dir.exists() or (run_dir.is_dir() and all(p.name == LOCK_FILE for p in run_dir.iterdir()))
+
+
+def make_run_dir(run_dir: Path) -> None:
+    """The folder of a new run, made (with its parents) unless it is a file or holds anything."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise UserError(f"{run_dir}: exists and is not a folder; name a run folder with --out")
+    if not is_unused(run_dir):
+        raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{run_dir}: cannot make the run folder: {exc.strerror or exc}") from None
+
+
 def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume: bool,
              fixed: dict | None = None, e2e: bool | None = None) -> RunConfig:
     """Create the folder of a new run, or check that an existing one may be resumed (``e2e``
-    None there: as the run was made)."""
+    None there: as the run was made). A process that goes on to write the run calls this under
+    the run's lock (engine/run_lock.py; ``make_run_dir`` first, for the lock's file): two new runs
+    on one folder would otherwise both find it empty and both write run.json."""
     if not resume:
-        if run_dir.exists() and not run_dir.is_dir():
-            raise UserError(f"{run_dir}: exists and is not a folder; name a run folder with --out")
-        if run_dir.exists() and any(run_dir.iterdir()):
-            raise UserError(f"{run_dir}: folder exists and is not empty; pass --resume to continue it")
-        try:
-            run_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise UserError(f"{run_dir}: cannot make the run folder: {exc.strerror or exc}") from None
+        make_run_dir(run_dir)
         config = new_config(run_dir, template, strategy, seed, fixed or {}, bool(e2e))
         write_config(run_dir, config)
         write_snapshot(run_dir, template)
         return config
+    config = check_resume(run_dir, template, fixed, e2e)
+    if not (run_dir / SNAPSHOT).is_dir():
+        write_snapshot(run_dir, template)  # a run begun before runs kept one; written once all checks pass
+    return config
+
+
+def check_resume(run_dir: Path, template: Template, fixed: dict | None = None,
+                 e2e: bool | None = None) -> RunConfig:
+    """The config of a run that may be resumed with this template, slice and decode-layer setting
+    (``fixed``, ``e2e`` None: as the run was made); writes nothing."""
     config = read_config(run_dir)
     if config.template_hash != template.content_hash:
         raise UserError(f"{run_dir}: --resume with template {template.path} (hash {template.content_hash}), "
@@ -84,8 +109,6 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
     if e2e is not None and e2e != config.e2e:
         raise UserError(f"{run_dir}: --resume {'with' if e2e else 'without'} --e2e, but the run was made "
                         f"{'with' if config.e2e else 'without'} it (its rows would not compare)")
-    if not (run_dir / SNAPSHOT).is_dir():
-        write_snapshot(run_dir, template)  # a run begun before runs kept one; written once all checks pass
     return config
 
 
@@ -95,8 +118,14 @@ def write_config(run_dir: Path, config: RunConfig) -> None:
     a kill in the middle of an in-place write would leave the run without a readable config."""
     path = run_dir / "run.json"
     partial = path.with_name(path.name + ".tmp")
-    partial.write_text(json.dumps(asdict(config), indent=2) + "\n")
-    os.replace(partial, path)
+    try:
+        partial.write_text(json.dumps(asdict(config), indent=2) + "\n")
+        os.replace(partial, path)
+    except OSError as exc:  # a full disk, something in the way: the old run.json stays as it was
+        with contextlib.suppress(OSError):
+            partial.unlink()  # half written: of no use, and a new run's folder with it would not count as empty
+        raise UserError(f"{path}: cannot write the run's config ({exc.filename or partial}: "
+                        f"{exc.strerror or exc})") from None
 
 
 def set_e2e(run_dir: Path, e2e: bool) -> RunConfig:

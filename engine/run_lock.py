@@ -15,10 +15,12 @@ from typing import Iterator
 
 from engine.errors import UserError
 
+LOCK_FILE = ".lock"
+
 
 @contextlib.contextmanager
 def run_lock(run_dir: Path) -> Iterator[None]:
-    path = run_dir / ".lock"
+    path = run_dir / LOCK_FILE
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:  # a read-only run folder (a copy, an archive): nothing may write it

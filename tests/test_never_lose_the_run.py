@@ -1,9 +1,11 @@
 """A run folder under real trouble: the folder taken away mid-run, a lock that cannot be made, a
-damaged part, a run.json from a newer engine. Real `python -m engine` processes on the small
-fixture template under the Triton interpreter; each ends in one line naming the file, exit 2."""
+second run on a folder being made, a run.json whose rewrite fails, a damaged part, a run.json from
+a newer engine. Real processes (`python -m engine` on the small fixture template under the Triton
+interpreter); each ends in one line naming the file, exit 2."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -12,6 +14,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from engine.run_folder import open_run, read_config
+from engine.template import load_template
 
 REPO = Path(__file__).resolve().parent.parent
 SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
@@ -74,6 +79,60 @@ def test_a_run_whose_lock_cannot_be_made_is_refused_in_one_line_by_resume_and_co
         assert proc.returncode == 2, proc.stderr
         assert str(out / ".lock") in one_error_line(proc.stderr)
     assert run(sys.executable, "-m", "engine", "show", str(out)).returncode == 0
+
+
+def test_a_new_run_on_a_folder_another_evolve_is_making_is_refused_before_it_writes_run_json(tmp_path):
+    # the first evolve takes the lock before it looks in the folder: a second one started with it
+    # once found the folder empty too and wrote its run.json (its seed) over the first's
+    out = tmp_path / "run"
+    out.mkdir()
+    fd = os.open(out / ".lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # as the first evolve holds it, before its run.json
+        proc = run(*evolve(out, 1))
+    finally:
+        os.close(fd)
+    assert proc.returncode == 2, proc.stderr
+    line = one_error_line(proc.stderr)
+    assert str(out) in line and "another engine process is writing this run" in line, line
+    assert [p.name for p in out.iterdir()] == [".lock"]  # no run.json, no snapshot: the folder is the first's
+    # a lock file alone (of a run stopped before its run.json) leaves the folder free for a new run
+    assert run(*evolve(out, 1)).returncode == 0
+    assert read_config(out).seed == 1 and list(out.glob("part-*.parquet"))
+
+
+REWRITE_WITH_A_FULL_DISK = """
+import resource, signal, sys
+from dataclasses import replace
+from pathlib import Path
+from engine.errors import UserError
+from engine.run_folder import read_config, write_config
+run = Path(sys.argv[1])
+config = read_config(run)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing
+resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))  # a disk that fills 64 bytes into any file
+try:
+    write_config(run, replace(config, seed=config.seed + 1, e2e=True))
+except UserError as exc:
+    print(f"engine: error: {exc}", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def test_a_rewrite_of_run_json_that_fails_midway_leaves_the_old_one_whole(tmp_path):
+    # a resumed run rewrites run.json (its GPUs, its decode layer); written in place, a disk that
+    # fills in the middle would leave a truncated run.json and a run nothing can read
+    out = tmp_path / "run"
+    config = open_run(out, load_template(REPO / SMALL), "random", 1, resume=False)
+    before = (out / "run.json").read_bytes()
+    assert len(before) > 64  # the limit falls inside the write
+    proc = run(sys.executable, "-c", REWRITE_WITH_A_FULL_DISK, str(out))
+    assert proc.returncode == 2, proc.stderr
+    line = one_error_line(proc.stderr)
+    assert str(out / "run.json") in line and "File too large" in line, line
+    assert (out / "run.json").read_bytes() == before
+    assert read_config(out) == config
+    assert sorted(p.name for p in out.iterdir()) == ["run.json", "snapshot"]  # no half-written copy left
 
 
 def test_a_run_json_of_a_newer_schema_is_named_and_nothing_appends_to_it(tmp_path):
