@@ -528,7 +528,13 @@ def _check_llm_endpoint(base_url: str | None, key_env: str) -> None:
             raise UserError(f"{source} {base_url!r}: not an http(s) URL, e.g. http://127.0.0.1:8000/v1")
     if not key_env:
         raise UserError("--llm-api-key-env '': the name of an environment variable that holds the key")
-    if not os.environ.get(key_env):
+    key = os.environ.get(key_env, "")
+    if key and not (key.isascii() and key.isprintable() and key == key.strip()):
+        # an HTTP header takes visible ASCII only: the call would fail on the key's bytes, not the
+        # server's answer (a key read from a file with Windows line endings ends in "\r")
+        raise UserError(f"{key_env}: the key has a character an HTTP header cannot carry (whitespace, "
+                        f"a control or non-ASCII character; a line ending read from a file?); not shown")
+    if not key:
         # a local server ignores the key (unset is fine); a variable named on purpose, or OpenAI's own
         # API, is meant to give one
         if key_env != "OPENAI_API_KEY":

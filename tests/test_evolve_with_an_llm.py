@@ -92,10 +92,15 @@ def test_a_wrong_endpoint_url_or_key_setting_is_named_before_anything_runs(tmp_p
             ((), {}, "OPENAI_API_KEY is not set, and OpenAI's API (no --llm-base-url, no OPENAI_BASE_URL) needs a key"),
             ((*local, "--llm-api-key-env", "KG_TEST_UNSET_KEY"), {},
              "--llm-api-key-env KG_TEST_UNSET_KEY: that environment variable is not set or empty"),
-            ((*local, "--llm-api-key-env", ""), {}, "--llm-api-key-env '': the name of an environment variable")]:
+            ((*local, "--llm-api-key-env", ""), {}, "--llm-api-key-env '': the name of an environment variable"),
+            ((*local, "--llm-api-key-env", "KG_TEST_KEY"), {"KG_TEST_KEY": "sk-test-0123456789\r"},
+             "KG_TEST_KEY: the key has a character an HTTP header cannot carry"),
+            ((*local, "--llm-api-key-env", "KG_TEST_KEY"), {"KG_TEST_KEY": "sk-tést-0123456789"},
+             "KG_TEST_KEY: the key has a character an HTTP header cannot carry")]:
         done = engine(*llm, *args, **env)
         assert done.returncode == 2 and done.stderr.startswith(f"engine: error: {error}"), done.stderr
         assert len(done.stderr.splitlines()) == 1  # one line, no traceback, no worker's output
+        assert "0123456789" not in done.stderr  # a key is never shown
     assert not any(tmp_path.iterdir())  # no worker started, no folder made
 
 
