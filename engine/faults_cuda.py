@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from engine.faults import FaultError
 from evaluators.sparse_mla_cuda import (SPLIT_PARAMS, ContractError, parse_contract, split_kernel_names,
                                         with_launch_fields)
-from evaluators.static_cuda import blank_comments, closing
+from evaluators.static_cuda import blank_comments, closing, top_level_commas
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def _into_split_kernels(source: str, statement: str) -> str:
         close = closing(code, m.end() - 1)
         if close is None:
             raise FaultError("a split kernel's parameter list never closes")
-        params = [re.search(r"(\w+)\s*$", p).group(1) for p in _top_level(code[m.end():close])]
+        params = [re.search(r"(\w+)\s*$", p.strip()).group(1) for p in top_level_commas(code[m.end():close])]
         if len(params) < len(SPLIT_PARAMS):
             raise FaultError(f"{name} takes {len(params)} parameters; the launcher passes {len(SPLIT_PARAMS)}")
         body = code.index("{", close) + 1
@@ -83,15 +83,3 @@ def _into_split_kernels(source: str, statement: str) -> str:
     for at, text in sorted(edits, reverse=True):
         source = source[:at] + text + source[at:]
     return source
-
-
-def _top_level(params: str) -> list[str]:
-    """The parameters of a list, split at the commas outside parentheses and template brackets."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(params):
-        depth += {"(": 1, "<": 1, ")": -1, ">": -1}.get(c, 0)
-        if c == "," and depth == 0:
-            parts.append(params[start:i])
-            start = i + 1
-    parts.append(params[start:])
-    return [p.strip() for p in parts if p.strip()]

@@ -133,7 +133,7 @@ def kernel_parameters(source: str) -> dict[str, list[tuple[str, ...] | None]]:
 def _declarations(params: str, macros: set[str]) -> tuple[str, ...] | None:
     if "#" in params or macros & set(re.findall(r"\w+", params)):
         return None
-    parts = [" ".join(_without_default(p).split()) for p in _top_level_commas(params)]
+    parts = [" ".join(_without_default(p).split()) for p in top_level_commas(params)]
     if parts in ([], ["void"]):
         return ()
     # one word that is no type, or NAME(...) (not a function pointer's "type (*name)(...)"): a
@@ -144,7 +144,7 @@ def _declarations(params: str, macros: set[str]) -> tuple[str, ...] | None:
     return tuple(parts)
 
 
-def _top_level_commas(params: str) -> list[str]:
+def top_level_commas(params: str) -> list[str]:
     """The list split at the commas outside parentheses, brackets and template arguments."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(params):
