@@ -65,3 +65,16 @@ def module_worker(tmp_path_factory):
     yield make
     for runner in made:
         runner.stop()
+
+
+@pytest.fixture
+def ctrl_c_delivered():
+    """SIGINT raises KeyboardInterrupt in this process and in the engines it starts, as at a
+    terminal. A test run started in the background by a shell (CI's runner, `cmd &`) inherits
+    SIGINT ignored, and so would every engine it starts: a test of Ctrl-C would then wait on a
+    signal that never lands."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # a child starts with SIG_DFL
+    yield
+    signal.signal(signal.SIGINT, before)

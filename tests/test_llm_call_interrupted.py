@@ -35,7 +35,7 @@ class HeldFirstCall:
         return genomes_answer({"NUM_WARPS": 8}, {"BLOCK_K": 64})
 
 
-def test_ctrl_c_during_an_llm_call_keeps_its_prompt_on_record_and_the_run_resumes(tmp_path):
+def test_ctrl_c_during_an_llm_call_keeps_its_prompt_on_record_and_the_run_resumes(tmp_path, ctrl_c_delivered):
     out = tmp_path / "run"
     held = HeldFirstCall()
     with ChatEndpoint(held) as endpoint:

@@ -35,11 +35,12 @@ def retrying_strategy(tmp_path, endpoint: ChatEndpoint) -> LlmStrategy:
     # the client's own retries on: an abandoned call must not use them; a 20 s limit, far past
     # the test's wait for the interrupt
     chat = ChatClient(Endpoint("test-model", endpoint.base_url, timeout_s=20, max_retries=2))
-    return LlmStrategy(SPACE, 7, chat=chat, brief=build_brief(TEMPLATE, "cpu"), partner=make_strategy("random", SPACE, 3),
-                       transcript=Transcript(tmp_path / "llm"), batch=1, progress=io.StringIO())
+    return LlmStrategy(SPACE, 7, chat=chat, brief=build_brief(TEMPLATE, "cpu"),
+                       partner=make_strategy("random", SPACE, 3), transcript=Transcript(tmp_path / "llm"), batch=1,
+                       progress=io.StringIO())
 
 
-def test_ctrl_c_while_a_call_waits_is_recorded_and_raised_and_the_abandoned_call_is_not_retried(tmp_path):
+def test_ctrl_c_while_a_call_waits_is_recorded_and_raised_and_not_retried(tmp_path, ctrl_c_delivered):
     received, released = threading.Event(), threading.Event()
 
     def answer(body):
