@@ -144,11 +144,14 @@ def _declarations(params: str, macros: set[str]) -> tuple[str, ...] | None:
     return tuple(parts)
 
 
+_DEPTH = {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1}  # a template's <> nests in a declaration
+
+
 def top_level_commas(params: str) -> list[str]:
     """The list split at the commas outside parentheses, brackets and template arguments."""
     parts, depth, start = [], 0, 0
     for i, c in enumerate(params):
-        depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1}.get(c, 0)
+        depth += _DEPTH.get(c, 0)
         if c == "," and depth == 0:
             parts.append(params[start:i])
             start = i + 1
@@ -160,7 +163,7 @@ def _without_default(declaration: str) -> str:
     """The declaration without its default argument (the first '=' outside brackets)."""
     depth = 0
     for i, c in enumerate(declaration):
-        depth += {"(": 1, "[": 1, "<": 1, ")": -1, "]": -1, ">": -1}.get(c, 0)
+        depth += _DEPTH.get(c, 0)
         if c == "=" and depth == 0:
             return declaration[:i]
     return declaration
