@@ -651,7 +651,8 @@ def _launch_faults(source: str, cubin: Path) -> list[str]:
     """What the worker's compile stage types as this genome's compile_error although nvcc built
     it: a launch line the launcher cannot read, or kernels whose parameters (the cubin's record of
     their sizes) are not what the launcher passes (evaluators/harness.py, _check_parameters)."""
-    from evaluators.sparse_mla_cuda import ContractError, cubin_parameter_faults, parse_contract
+    from evaluators.cubin_elf import cubin_parameter_faults
+    from evaluators.sparse_mla_cuda import ContractError, parse_contract
 
     try:
         contract = parse_contract(source)

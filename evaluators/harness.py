@@ -363,7 +363,7 @@ def _check_parameters(contract, cubin: Path) -> None:
     """The built kernels take what the launcher will pass them (the cubin's own record of each
     parameter's size): else a launch reads garbage arguments, an illegal address that poisons
     the context or a wrong answer; here it is the genome's compile_error, before any launch."""
-    from evaluators.sparse_mla_cuda import cubin_parameter_faults
+    from evaluators.cubin_elf import cubin_parameter_faults
 
     faults = cubin_parameter_faults(contract, cubin)
     if faults:

@@ -174,14 +174,6 @@ def parameter_size_faults(contract: LaunchContract, sizes: dict[str, tuple[int, 
     return faults
 
 
-def cubin_parameter_faults(contract: LaunchContract, cubin) -> list[str]:
-    """``parameter_size_faults`` of a built cubin (a path): the one check the worker's compile stage
-    and ``engine compile`` both make."""
-    from evaluators.cubin_elf import kernel_parameter_sizes  # here, not at the top: export copies this module alone
-
-    return parameter_size_faults(contract, kernel_parameter_sizes(cubin))
-
-
 def with_launch_fields(source: str, **fields) -> str:
     """The source with these fields of its launch line replaced (the others kept as written)."""
     m = _launch_line(source)
