@@ -6,16 +6,24 @@ also checks that nothing was written there.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import logging
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import warnings
 from pathlib import Path
 
 import pytest
 import torch
 
+from engine.cli import main as engine_main
 from engine.run_folder import open_run
 from engine.template import load_template
 from tests.marks import NEEDS_NVCC
@@ -45,9 +53,84 @@ default = 32
 """
 
 
-def run_cli(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
+def run_cli_process(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def run_cli(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    """`python -m engine ARGS` answered by `engine.cli.main` in this process, as run_cli_process
+    would answer it (test_in_process_cli_answers_as_the_real_command checks): a new interpreter
+    costs about a second, mostly importing torch. An exception escaping main fails the test."""
+    argv = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    env, here, on_sigterm = dict(os.environ), os.getcwd(), signal.getsignal(signal.SIGTERM)
+    threads, had_children = set(threading.enumerate()), _has_children()
+    os.environ.setdefault("COLUMNS", "80")  # argparse wraps help to the terminal; a child's stdout is a pipe
+    try:
+        os.chdir(cwd)
+        with (contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _logging_to(err),
+              warnings.catch_warnings()):
+            _interpreter_warning_filters()
+            warnings.showwarning = _warning_to_stderr
+            try:
+                status = engine_main(argv)
+            except SystemExit as exc:
+                status = exc.code
+            except BaseException as exc:
+                if err.getvalue():
+                    exc.add_note(f"stderr before it:\n{err.getvalue()}")
+                raise
+            if status is not None and not isinstance(status, int):
+                print(status, file=sys.stderr)  # as the interpreter reports SystemExit("text")
+                status = 1
+    finally:
+        os.chdir(here)
+        signal.signal(signal.SIGTERM, on_sigterm)
+        for name in set(os.environ) - set(env):
+            del os.environ[name]
+        os.environ.update(env)
+    left = set(threading.enumerate()) - threads
+    assert not left, f"{argv} left threads running: {left}"
+    assert had_children or not _has_children(), f"{argv} left a child process"
+    return subprocess.CompletedProcess(argv, status or 0, out.getvalue(), err.getvalue())
+
+
+def _has_children() -> bool:
+    try:  # WNOWAIT: an exited child stays for its Popen to reap
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _logging_to(stream: io.StringIO):
+    """Plain stream handlers (a library's own, as optuna's) write to `stream` meanwhile: each holds
+    the sys.stderr of when it was made; pytest's handlers are subclasses and keep theirs."""
+    loggers = [logging.getLogger(), *(x for x in logging.root.manager.loggerDict.values()
+                                      if isinstance(x, logging.Logger))]
+    handlers = {h for x in loggers for h in x.handlers if type(h) is logging.StreamHandler}
+    before = {h: h.stream for h in handlers}
+    for h in handlers:
+        h.setStream(stream)
+    try:
+        yield
+    finally:
+        for h, old in before.items():
+            h.setStream(old)
+
+
+def _interpreter_warning_filters() -> None:
+    """A fresh interpreter's filters (pytest shows every DeprecationWarning)."""
+    warnings.resetwarnings()
+    for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+        warnings.simplefilter("ignore", category, append=True)
+    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
+
+
+def _warning_to_stderr(message, category, filename, lineno, file=None, line=None) -> None:
+    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def assert_user_error(proc: subprocess.CompletedProcess, *causes: str) -> str:
@@ -74,6 +157,32 @@ def write_template(tmp_path: Path, body: str, space_text: str = TINY_SPACE,
 
 def assert_no_run_folder(out: Path) -> None:
     assert not out.exists(), sorted(p.name for p in out.iterdir())
+
+
+# -- the in-process runner ---------------------------------------------------------------------
+
+def _malformed_space_file(tmp_path: Path) -> tuple[list, Path]:
+    template = write_template(tmp_path, "X = {{ BLOCK }}\n", space_text='[space]\nname = "tiny\n[genes.BLOCK]\n',
+                              space_name="broken.toml")
+    return ["eval", template], REPO
+
+
+@pytest.mark.parametrize("case", [
+    lambda tmp_path: (["--help"], REPO),
+    lambda tmp_path: (["evolve", "--budget", "abc", REAL_TEMPLATE], REPO),
+    lambda tmp_path: (["evolve", "templates/no_such.triton.j2", "--out", tmp_path / "run"], REPO),
+    lambda tmp_path: (["eval", REAL_TEMPLATE, "--genome", '{"TOPK_TILE": }'], REPO),
+    _malformed_space_file,
+    lambda tmp_path: (["evolve", REPO / REAL_TEMPLATE, "--objectives", "score,nope", "--budget", "1"], tmp_path),
+    lambda tmp_path: (["show", TRITON_RUN.relative_to(REPO), "--top", "1"], REPO),
+], ids=["help", "usage-error", "missing-template", "bad-genome-json", "bad-space-file", "cwd", "show"])
+def test_in_process_cli_answers_as_the_real_command(tmp_path, case):
+    # the real `python -m engine` also meets what in-process runs cannot: import-time faults,
+    # warnings and tracebacks printed by the interpreter
+    args, cwd = case(tmp_path)
+    real = run_cli_process(*args, cwd=cwd)
+    here = run_cli(*args, cwd=cwd)
+    assert (here.returncode, here.stdout, here.stderr) == (real.returncode, real.stdout, real.stderr)
 
 
 # -- help -------------------------------------------------------------------------------------
@@ -595,7 +704,8 @@ def test_a_second_evolve_on_a_run_being_written_is_refused_and_writes_nothing(tm
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # as the first evolve holds it
         before = sorted(p.name for p in run_dir.rglob("*"))
-        proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir, "--device", "cpu")
+        # a process of its own: the lock is between processes (flock happens to hold within one too)
+        proc = run_cli_process("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir, "--device", "cpu")
     finally:
         os.close(fd)
     assert_user_error(proc, str(run_dir), "another engine process is writing this run")
