@@ -1,6 +1,7 @@
 """`python -m engine evolve --strategy llm` end to end: the real CLI in a subprocess, the real
 worker under the Triton interpreter, the small fixture template, and a real OpenAI-compatible
-endpoint on 127.0.0.1 that answers as a model would."""
+endpoint on 127.0.0.1 that answers as a model would. Options refused before anything runs are
+answered by the CLI in the test process (tests/cli_in_process.py)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,25 @@ from pathlib import Path
 
 from engine.llm.transcript import read_calls
 from engine.store.reader import read_records
+from tests.cli_in_process import run_cli
 from tests.llm_endpoint import ChatEndpoint, genomes_answer
 
 REPO = Path(__file__).resolve().parent.parent
 SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
 
 
+def without_openai(**openai_env: str) -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")} | openai_env
+
+
 def engine(*args: str, **openai_env: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")} | openai_env
     return subprocess.run([sys.executable, "-m", "engine", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=900, env=env)
+                          timeout=900, env=without_openai(**openai_env), check=False)
+
+
+def refused(*args: str, **openai_env: str) -> subprocess.CompletedProcess:
+    """A command refused before any worker starts, answered in this process (tests/cli_in_process.py)."""
+    return run_cli(*args, env=without_openai(**openai_env))
 
 
 def answer(body) -> str:
@@ -65,18 +75,18 @@ def test_an_llm_proposes_through_a_real_endpoint_and_every_call_is_on_record(tmp
 
 
 def test_llm_options_are_checked_before_anything_runs(tmp_path):
-    no_model = engine("evolve", SMALL, "--strategy", "llm", "--device", "cpu", "--out", str(tmp_path / "a"))
+    no_model = refused("evolve", SMALL, "--strategy", "llm", "--device", "cpu", "--out", str(tmp_path / "a"))
     assert no_model.returncode == 2 and "--strategy llm needs --llm-model" in no_model.stderr
-    stray = engine("evolve", SMALL, "--llm-calls", "3", "--device", "cpu", "--out", str(tmp_path / "b"))
+    stray = refused("evolve", SMALL, "--llm-calls", "3", "--device", "cpu", "--out", str(tmp_path / "b"))
     assert stray.returncode == 2 and "--llm-calls apply to --strategy llm, not to tpe" in stray.stderr
-    missing = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-context", "nope.md",
+    missing = refused("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-context", "nope.md",
                      "--device", "cpu", "--out", str(tmp_path / "c"))
     assert missing.returncode == 2 and "--llm-context: no such file nope.md" in missing.stderr
-    extra = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-extra", '{"messages": []}',
+    extra = refused("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-extra", '{"messages": []}',
                    "--device", "cpu", "--out", str(tmp_path / "d"))
     assert extra.returncode == 2 and "--llm-extra: ['messages'] are the strategy's to set" in extra.stderr
     for limit in ("nan", "inf", "0"):
-        timeout = engine("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-timeout-s", limit,
+        timeout = refused("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-timeout-s", limit,
                          "--llm-base-url", "http://127.0.0.1:8000/v1", "--device", "cpu", "--out", str(tmp_path / "e"))
         assert timeout.returncode == 2 and f"--llm-timeout-s: '{limit}': a positive number of seconds" in timeout.stderr
     assert not any(tmp_path.iterdir())  # refused runs leave no folder
@@ -97,7 +107,7 @@ def test_a_wrong_endpoint_url_or_key_setting_is_named_before_anything_runs(tmp_p
              "KG_TEST_KEY: the key has a character an HTTP header cannot carry"),
             ((*local, "--llm-api-key-env", "KG_TEST_KEY"), {"KG_TEST_KEY": "sk-tést-0123456789"},
              "KG_TEST_KEY: the key has a character an HTTP header cannot carry")]:
-        done = engine(*llm, *args, **env)
+        done = refused(*llm, *args, **env)
         assert done.returncode == 2 and done.stderr.startswith(f"engine: error: {error}"), done.stderr
         assert len(done.stderr.splitlines()) == 1  # one line, no traceback, no worker's output
         assert "0123456789" not in done.stderr  # a key is never shown

@@ -6,26 +6,19 @@ also checks that nothing was written there.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
-import logging
 import os
 import re
 import shutil
-import signal
 import subprocess
-import sys
-import threading
-import warnings
 from pathlib import Path
 
 import pytest
 import torch
 
-from engine.cli import main as engine_main
 from engine.run_folder import open_run
 from engine.template import load_template
+from tests.cli_in_process import run_cli, run_cli_process
 from tests.marks import NEEDS_NVCC
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,86 +44,6 @@ min = 16
 max = 64
 default = 32
 """
-
-
-def run_cli_process(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", *map(str, args)], cwd=cwd,
-                          capture_output=True, text=True, timeout=60, check=False)
-
-
-def run_cli(*args: str | Path, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """`python -m engine ARGS` answered by `engine.cli.main` in this process, as run_cli_process
-    would answer it (test_in_process_cli_answers_as_the_real_command checks): a new interpreter
-    costs about a second, mostly importing torch. An exception escaping main fails the test."""
-    argv = [str(a) for a in args]
-    out, err = io.StringIO(), io.StringIO()
-    env, here, on_sigterm = dict(os.environ), os.getcwd(), signal.getsignal(signal.SIGTERM)
-    threads, had_children = set(threading.enumerate()), _has_children()
-    os.environ.setdefault("COLUMNS", "80")  # argparse wraps help to the terminal; a child's stdout is a pipe
-    try:
-        os.chdir(cwd)
-        with (contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _logging_to(err),
-              warnings.catch_warnings()):
-            _interpreter_warning_filters()
-            warnings.showwarning = _warning_to_stderr
-            try:
-                status = engine_main(argv)
-            except SystemExit as exc:
-                status = exc.code
-            except BaseException as exc:
-                if err.getvalue():
-                    exc.add_note(f"stderr before it:\n{err.getvalue()}")
-                raise
-            if status is not None and not isinstance(status, int):
-                print(status, file=sys.stderr)  # as the interpreter reports SystemExit("text")
-                status = 1
-    finally:
-        os.chdir(here)
-        signal.signal(signal.SIGTERM, on_sigterm)
-        for name in set(os.environ) - set(env):
-            del os.environ[name]
-        os.environ.update(env)
-    left = set(threading.enumerate()) - threads
-    assert not left, f"{argv} left threads running: {left}"
-    assert had_children or not _has_children(), f"{argv} left a child process"
-    return subprocess.CompletedProcess(argv, status or 0, out.getvalue(), err.getvalue())
-
-
-def _has_children() -> bool:
-    try:  # WNOWAIT: an exited child stays for its Popen to reap
-        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    except ChildProcessError:
-        return False
-    return True
-
-
-@contextlib.contextmanager
-def _logging_to(stream: io.StringIO):
-    """Plain stream handlers (a library's own, as optuna's) write to `stream` meanwhile: each holds
-    the sys.stderr of when it was made; pytest's handlers are subclasses and keep theirs."""
-    loggers = [logging.getLogger(), *(x for x in logging.root.manager.loggerDict.values()
-                                      if isinstance(x, logging.Logger))]
-    handlers = {h for x in loggers for h in x.handlers if type(h) is logging.StreamHandler}
-    before = {h: h.stream for h in handlers}
-    for h in handlers:
-        h.setStream(stream)
-    try:
-        yield
-    finally:
-        for h, old in before.items():
-            h.setStream(old)
-
-
-def _interpreter_warning_filters() -> None:
-    """A fresh interpreter's filters (pytest shows every DeprecationWarning)."""
-    warnings.resetwarnings()
-    for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
-        warnings.simplefilter("ignore", category, append=True)
-    warnings.filterwarnings("default", category=DeprecationWarning, module="__main__")
-
-
-def _warning_to_stderr(message, category, filename, lineno, file=None, line=None) -> None:
-    sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
 
 def assert_user_error(proc: subprocess.CompletedProcess, *causes: str) -> str:
@@ -696,7 +609,6 @@ def test_evolve_resume_with_another_slice_leaves_the_folder_untouched(tmp_path):
 def test_a_second_evolve_on_a_run_being_written_is_refused_and_writes_nothing(tmp_path):
     # two writers would number their Parquet parts from the same counter
     import fcntl
-    import os
 
     run_dir = tmp_path / "run"
     open_run(run_dir, load_template(REPO / REAL_TEMPLATE), "ga", 0, resume=False)
