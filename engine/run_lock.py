@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from engine.errors import UserError
 
@@ -30,6 +30,21 @@ def run_lock(run_dir: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise UserError(f"{run_dir}: another engine process is writing this run (it holds {path})") from None
+        if not _is_the_file_at(fd, path):  # the folder went between the open and the lock
+            raise UserError(f"{run_dir}: the run folder was removed or replaced while this process took its lock "
+                            f"({path}); nothing was written, run the command again")
         yield
     finally:
         os.close(fd)
+
+
+def _is_the_file_at(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file ``fd`` locks. A lock on a file unlinked since (its
+    folder deleted, then made again by another run) guards nothing: that other run takes the lock
+    of the new file, and both would write the folder."""
+    try:
+        named = os.stat(path)
+    except OSError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
