@@ -10,3 +10,6 @@ if [ "$wheels" != "$(cat /tmp/site/.kg-wheels 2>/dev/null)" ]; then
 fi
 export PYTHONPATH=$PWD:/tmp/site
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/call$n-machine.txt" 2>&1
+# the files this call runs, by content: the machine's .git can lag them (scripts/device/tree_id.sh);
+# here `bash scripts/device/tree_id.sh COMMIT` gives the same id for the commit they are
+echo "files $(bash "$(dirname "${BASH_SOURCE[0]}")/tree_id.sh" 2>&1)" >> "$OUT/call$n-machine.txt"
