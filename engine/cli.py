@@ -651,14 +651,14 @@ def _launch_faults(source: str, cubin: Path) -> list[str]:
     """What the worker's compile stage types as this genome's compile_error although nvcc built
     it: a launch line the launcher cannot read, or kernels whose parameters (the cubin's record of
     their sizes) are not what the launcher passes (evaluators/harness.py, _check_parameters)."""
-    from evaluators.cubin_elf import cubin_parameter_faults
-    from evaluators.sparse_mla_cuda import ContractError, parse_contract
+    from evaluators.cubin_elf import kernel_parameter_sizes
+    from evaluators.sparse_mla_cuda import ContractError, parameter_size_faults, parse_contract
 
     try:
         contract = parse_contract(source)
     except ContractError as exc:
         return [str(exc)]
-    return cubin_parameter_faults(contract, cubin)
+    return parameter_size_faults(contract, kernel_parameter_sizes(cubin))
 
 
 def cmd_eval(args) -> int:

@@ -81,11 +81,3 @@ def _sections(cubin: Path) -> Iterator[tuple[str, int, bytes]]:
         raise ValueError(f"{cubin}: section headers unreadable ({e})") from e
     return iter(sections)
 
-
-def cubin_parameter_faults(contract, cubin: Path) -> list[str]:
-    """``sparse_mla_cuda.parameter_size_faults`` of a built cubin: the one check the worker's
-    compile stage and ``engine compile`` both make (here, not in sparse_mla_cuda: export ships that
-    module alone, importing nothing of the project)."""
-    from evaluators.sparse_mla_cuda import parameter_size_faults
-
-    return parameter_size_faults(contract, kernel_parameter_sizes(cubin))

@@ -363,9 +363,10 @@ def _check_parameters(contract, cubin: Path) -> None:
     """The built kernels take what the launcher will pass them (the cubin's own record of each
     parameter's size): else a launch reads garbage arguments, an illegal address that poisons
     the context or a wrong answer; here it is the genome's compile_error, before any launch."""
-    from evaluators.cubin_elf import cubin_parameter_faults
+    from evaluators.cubin_elf import kernel_parameter_sizes
+    from evaluators.sparse_mla_cuda import parameter_size_faults
 
-    faults = cubin_parameter_faults(contract, cubin)
+    faults = parameter_size_faults(contract, kernel_parameter_sizes(cubin))
     if faults:
         raise StageFailure(Status.COMPILE_ERROR, "compile", "; ".join(faults))
 
