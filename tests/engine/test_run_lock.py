@@ -13,19 +13,21 @@ from engine.errors import UserError
 from engine.run_lock import LOCK_FILE, run_lock
 
 
+def flock_after(monkeypatch, what_another_process_does) -> None:
+    """run_lock's flock runs WHAT_ANOTHER_PROCESS_DOES first: the window between its open and its lock."""
+    def flock(fd, operation):
+        what_another_process_does()
+        fcntl.flock(fd, operation)
+
+    monkeypatch.setattr(run_lock_module, "fcntl",
+                        types.SimpleNamespace(flock=flock, LOCK_EX=fcntl.LOCK_EX, LOCK_NB=fcntl.LOCK_NB))
+
+
 def test_a_folder_removed_and_made_again_while_its_lock_is_taken_is_refused(tmp_path, monkeypatch):
     run_dir = tmp_path / "run"
     run_dir.mkdir()
-
-    def flock_after_the_folder_went(fd, operation):
-        # what another process can do between this one's open and its flock: delete the folder
-        # and make it again (a new run taking it); the open file is then no one's lock file
-        shutil.rmtree(run_dir)
-        run_dir.mkdir()
-        fcntl.flock(fd, operation)
-
-    monkeypatch.setattr(run_lock_module, "fcntl", types.SimpleNamespace(
-        flock=flock_after_the_folder_went, LOCK_EX=fcntl.LOCK_EX, LOCK_NB=fcntl.LOCK_NB))
+    # delete the folder and make it again (a new run taking it): the open file is no one's lock file
+    flock_after(monkeypatch, lambda: (shutil.rmtree(run_dir), run_dir.mkdir()))
     entered = False
     with pytest.raises(UserError, match="removed or replaced while this process took its lock") as refused, \
             run_lock(run_dir):
@@ -39,13 +41,7 @@ def test_a_folder_removed_and_made_again_while_its_lock_is_taken_is_refused(tmp_
 def test_a_lock_file_deleted_after_the_open_is_refused(tmp_path, monkeypatch):
     run_dir = tmp_path / "run"
     run_dir.mkdir()
-
-    def flock_after_the_file_went(fd, operation):
-        (run_dir / LOCK_FILE).unlink()
-        fcntl.flock(fd, operation)
-
-    monkeypatch.setattr(run_lock_module, "fcntl", types.SimpleNamespace(
-        flock=flock_after_the_file_went, LOCK_EX=fcntl.LOCK_EX, LOCK_NB=fcntl.LOCK_NB))
+    flock_after(monkeypatch, (run_dir / LOCK_FILE).unlink)
     with pytest.raises(UserError, match="removed or replaced"), run_lock(run_dir):
         pass
 
