@@ -42,8 +42,8 @@ FAULTS = (
           "    _kg_wild[(1,)](out)\n\n\n@triton.jit\ndef _kg_wild(p):\n"
           "    tl.store(p + (1 << 40), tl.load(p))\n"),
     Fault("hang", ("timeout", "compile_timeout"), "    while True:\n        pass\n"),
-    Fault("wrong", ("incorrect",),
-          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n    out.mul_(1.05)\n"),
+    Fault("wrong", ("incorrect",),  # the kernel's own answer, with scores 5% too sharp
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale * 1.05, out, lse)\n"),
     Fault("partial", ("incorrect",),
           "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"
           "    out[:, : out.shape[1] // 2].fill_(float('nan'))\n"),

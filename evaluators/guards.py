@@ -55,9 +55,11 @@ def static_check_triton(source: str, entry: str) -> None:
         return  # a syntax error is a compile error; the compile stage reports it
     nodes = list(ast.walk(tree))  # walked once: the walks were most of a check's time (0.1 s a Gluon genome)
     kernels = {n.name for n in nodes if isinstance(n, ast.FunctionDef) and _is_jit(n)}
+    torch_names = _torch_names(nodes)
     for node in nodes:
         _check_imports(node)
         _check_names(node)
+        _check_torch_private(node, torch_names)
     # Names bound by `from triton... import x` (gl, async_copy, warpgroup_mma, ...) are Triton's.
     triton_names = {a.asname or a.name for n in nodes
                     if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("triton") for a in n.names}
@@ -106,6 +108,29 @@ def _check_names(node: ast.AST) -> None:
         raise _reject(f"uses {node.id}() (dynamic code or reflection)", node)
     if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr != "__name__":
         raise _reject(f"touches dunder attribute {node.attr}", node)
+
+
+def _torch_names(nodes: list[ast.AST]) -> set[str]:
+    """The names a module binds to torch or to something imported from it."""
+    names = set()
+    for n in nodes:
+        if isinstance(n, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in n.names if a.name.split(".")[0] == "torch"}
+        elif isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "torch":
+            names |= {a.asname or a.name for a in n.names}
+    return names
+
+
+def _check_torch_private(node: ast.AST, torch_names: set[str]) -> None:
+    """PyTorch's private API (torch._C, torch.utils._python_dispatch, ...) can switch off the
+    runtime watch on the launcher's PyTorch calls (evaluators.torch_ops_guard); no launcher needs it."""
+    if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch":
+        private = [a.name for a in node.names if a.name.startswith("_")]
+        if private:
+            raise _reject(f"imports {private[0]} from {node.module}: PyTorch's private API", node)
+    if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and _root_name(node) in torch_names):
+        raise _reject(f"touches {ast.unparse(node)}: PyTorch's private API", node)
 
 
 def _check_kernel_body(fn: ast.FunctionDef, kernels: set[str]) -> None:

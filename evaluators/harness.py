@@ -27,6 +27,7 @@ from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.problems import make_problem
 from evaluators.static_cuda import static_check_cuda
 from evaluators.status import Status
+from evaluators.torch_ops_guard import kernel_language_only
 from evaluators.triton_backend import CompileError, is_compile_failure, load_entry
 
 
@@ -73,6 +74,8 @@ class Evaluator:
                     static_check_cuda(req["source"])
             # Loading is compiling for CUDA (nvcc) and importing for Triton: one stage either way.
             fn = self._stage(result, "compile", lambda: self._load(req, result))
+            if req.get("language") == "triton" and not req.get("builtin") and guards.get("torch_compute", True):
+                fn = kernel_language_only(fn)  # the launcher's own PyTorch calls may not compute
             if req.get("compile_only"):
                 if self.device.type == "cuda" and req.get("language") == "triton":  # the interpreter
                     # compiles nothing, and nvcc has already built the cubin: loading was all

@@ -18,6 +18,7 @@ class Status(str, Enum):
     WORKER_CRASH = "worker_crash"        # the worker process died (signal, abort)
     # guards (evaluators/guards.py): the candidate did something a fair kernel does not
     REJECTED_STATIC = "rejected_static"                    # forbidden construct in the source
+    REJECTED_TORCH_COMPUTE = "rejected_torch_compute"      # its host code computed with PyTorch
     REJECTED_INPUT_MUTATION = "rejected_input_mutation"    # wrote to its inputs
     REJECTED_NONDETERMINISTIC = "rejected_nondeterministic"  # same inputs, different outputs
     REJECTED_DEFERRED_WRITE = "rejected_deferred_write"    # outputs changed after the call returned

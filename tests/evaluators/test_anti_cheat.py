@@ -29,6 +29,8 @@ CASES = [
     ("side_stream", "rejected_static", "static", "creates a CUDA stream", {}),
     ("gc_walk", "rejected_static", "static", "imports gc", {}),
     ("torch_compute", "rejected_static", "static", "torch.einsum", {}),
+    ("torch_compute", "rejected_torch_compute", "torch_compute", "aten.", {"static": False}),
+    ("hidden_torch", "rejected_torch_compute", "torch_compute", "computed with PyTorch", {}),
     ("timer_patch", "rejected_static", "static", "CUDA events", {}),
 ]
 
