@@ -393,6 +393,14 @@ def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,
         return {"built": False, "why": "nvcc is not on PATH here: build each source as the README says"}, binaries
     nvcc = nvcc_version()
     cache = run_dir / "cubins" if (run_dir / "cubins").is_dir() else BUILD_CACHE
+    try:
+        return _build_each(table, sources, run_dir, timed, cache, nvcc, binaries)
+    except OSError as exc:  # a cache that cannot be made or written: no traceback, nothing half-exported
+        raise UserError(f"{cache}: cannot use the build cache ({exc.strerror or exc}); run export from a "
+                        "folder where build/ can be made and written") from None
+
+
+def _build_each(table, sources, run_dir, timed, cache, nvcc, binaries):
     for gid, k in table["kernels"].items():
         build = compile_cuda(sources[k["source"]], cache)
         if not build.ok:
@@ -427,7 +435,8 @@ def summary_text(table: dict[str, Any]) -> str:
              + (f" ({table['cards']} cards of it: a winner and the default may have been timed on different ones)"
                 if table["cards"] > 1 else "") + ". A winner replaces "
              f"the default kernel only where it is at least {table['min_gain']:.0%} faster with the two "
-             "interquartile ranges apart; shapes past the largest measured ones go to the default. Where the "
+             "interquartile ranges apart; shapes past the largest measured ones go to the default, heads or a "
+             "top-k the run never measured (and an empty batch) to the caller's own path. Where the "
              "run also timed kernels inside the model's decode layer (on a GPU by default), that workload is judged "
              "by the time there (the layer's step with the kernel less the step without it), not alone.", ""]
     for g in table["groups"]:
@@ -506,7 +515,8 @@ def dispatch_module(table: dict[str, Any]) -> str:
     gpu = table["environment"].get("gpu", "?")
     return f'''"""Dispatch table of run {table['run_id']} ({table['template']}, timed on {gpu}),
 written by `python -m engine export`. select() names the kernel source (relative to this folder)
-for a call's shape: a winner where it measurably beat the default kernel, else the default."""
+for a call's shape: a winner where it measurably beat the default kernel, else the default, or
+None where the caller's own path runs (select's docstring says where)."""
 
 ENVIRONMENT = {pprint.pformat(table["environment"], width=110)}
 GROUPS = {pprint.pformat(groups, sort_dicts=False, width=110)}
@@ -514,16 +524,23 @@ GROUPS = {pprint.pformat(groups, sort_dicts=False, width=110)}
 
 def select(batch: int, context: int, heads: int, topk: int, *, device: str | None = None, **problem) -> str | None:
     """The kernel for one call; None where none is exported for it (its default was the reference
-    path, or the run measured no default for its problem), or where ``device`` (the GPU's name, as
-    torch.cuda.get_device_name gives it) is not the one the run timed: keep the path the caller has."""
+    path, or the run measured no default for its problem), for heads or a top-k the run never
+    measured (no kernel was verified there, and a kernel's heads a CTA may not divide them), for an
+    empty batch, or where ``device`` (the GPU's name, as torch.cuda.get_device_name gives it) is not
+    the one the run timed: keep the path the caller has."""
+    for name, value in (("batch", batch), ("context", context), ("heads", heads), ("topk", topk)):
+        if value < 0:
+            raise ValueError(f"select: {{name}} = {{value}} is negative")
     if device is not None and device != ENVIRONMENT.get("gpu"):
         return None
     for group in GROUPS:
         if group["problem"] != problem:
             continue
-        for e in group["entries"]:
-            if (e["heads"] == heads and e["topk"] == topk and e["batch"][0] <= batch <= e["batch"][1]
-                    and e["context"][0] <= context <= e["context"][1]):
+        measured = [e for e in group["entries"] if e["heads"] == heads and e["topk"] == topk]
+        if not measured or batch == 0 or context == 0:
+            return None
+        for e in measured:
+            if e["batch"][0] <= batch <= e["batch"][1] and e["context"][0] <= context <= e["context"][1]:
                 return e["kernel"]
         return group["default"]
     raise LookupError(f"no exported group solves problem {{problem}}; exported: {{[g['problem'] for g in GROUPS]}}")

@@ -13,6 +13,9 @@ or, the selection made for each call and each kernel loaded once:
     attend = dispatcher(my_attention, kv_format="bf16")   # my_attention: where select names none
     attend(q, kv_cache, indices, sm_scale, out, lse, context=context)
 
+``kv_format=`` (and any other problem argument) only where the export's problem has it, as a
+CUDA export of the sparse MLA template does; a Triton export's select and dispatcher take none.
+
 q is [B, H, 576] bf16; kv_cache [blocks, 64, 576] bf16 (or [blocks, 64, 656] uint8 rows of the
 FP8-656 format); indices [B, topk] int32, rows of the flattened cache (block * 64 + slot), -1 for
 none; sm_scale the softmax scale. out [B, H, 512] bf16 and lse [B, H] fp32 (natural log; +inf for
@@ -55,16 +58,20 @@ def dispatcher(fallback: Callable | None = None, device=None, gpu_name: str | No
     longest sequence's length, from the caller), each kernel loaded once; by ``fallback`` (the
     caller's own path) where ``select`` names none, as on a GPU other than the run's.
     ``gpu_name``: the GPU's name as torch gives it (default: ``device``'s, none without a GPU).
-    ``problem``: the problem's arguments (``kv_format="fp8_656"``, ...)."""
+    ``problem``: the problem's arguments (``kv_format="fp8_656"``, ...). Without a GPU a CUDA
+    kernel cannot run: the call goes to ``fallback`` (a Triton kernel runs under TRITON_INTERPRET)."""
     import torch
 
     select = _dispatch_module().select
-    name = gpu_name or (torch.cuda.get_device_name(device) if torch.cuda.is_available() else None)
+    gpu = torch.cuda.is_available()
+    name = gpu_name or (torch.cuda.get_device_name(device) if gpu else None)
     loaded: dict[str, Callable] = {}
 
     def attend(q, kv_cache, indices, sm_scale, out, lse, *, context: int) -> None:
         batch, heads, _ = q.shape
         kernel = select(batch, context, heads, indices.shape[1], device=name, **problem)
+        if kernel is not None and not gpu and kernel.endswith(".cu"):
+            kernel = None
         if kernel is None:
             if fallback is None:
                 raise LookupError(f"no exported kernel for batch {batch}, context {context}, heads {heads}, "

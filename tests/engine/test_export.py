@@ -83,7 +83,15 @@ def test_a_winner_replaces_the_default_only_where_it_measurably_beats_it(two_gen
     assert dispatch.select(1, 100_000, 128, 2048, kv_format="bf16") == winner
     assert dispatch.select(2, 4096, 128, 2048, kv_format="bf16") == fallback   # B=8's range: the default held
     assert dispatch.select(1, 200_000, 128, 2048, kv_format="bf16") == fallback  # past the longest context
-    assert dispatch.select(1, 4096, 64, 2048, kv_format="bf16") == fallback    # heads never measured
+    assert dispatch.select(129, 4096, 128, 2048, kv_format="bf16") == fallback  # past the largest batch
+    # heads or a top-k the run never measured: no kernel was verified there (these take 64 heads a
+    # CTA: 16 heads would be refused at launch), and an empty batch: the caller's own path
+    assert dispatch.select(1, 4096, 64, 2048, kv_format="bf16") is None
+    assert dispatch.select(1, 4096, 16, 2048, kv_format="bf16") is None
+    assert dispatch.select(1, 4096, 128, 1024, kv_format="bf16") is None
+    assert dispatch.select(0, 4096, 128, 2048, kv_format="bf16") is None
+    with pytest.raises(ValueError, match="batch = -1 is negative"):
+        dispatch.select(-1, 4096, 128, 2048, kv_format="bf16")
     # each exported source is the template's render of the genome the run timed
     template = template_of_run(run, read_config(run))
     source = (out / winner).read_text()
@@ -491,3 +499,12 @@ def test_at_a_workload_timed_in_the_layer_a_genome_without_a_time_there_has_none
     assert judged_times(alone, {"b1_ctx32k": Timing(15.0, 1.0)}, {"b1_ctx32k"}) == {
         "b1_ctx4k": Timing(10.0, 0.1), "b1_ctx32k": Timing(15.0, 1.0)}
     assert judged_times(alone, {"b1_ctx32k": Timing(15.0, 1.0)}, set()) == alone  # the default was not timed there
+
+
+@NEEDS_NVCC
+def test_a_build_cache_that_cannot_be_made_is_one_error_and_nothing_is_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("build").write_text("a file where the build cache's folder would go\n")
+    with pytest.raises(UserError, match=r"build/cubin: cannot use the build cache \(Not a directory\)"):
+        export(RUN, tmp_path / "export", io.StringIO())
+    assert not (tmp_path / "export").exists()

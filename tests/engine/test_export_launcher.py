@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from engine.export import export
 
@@ -83,21 +82,25 @@ from evaluators.triton_backend import patch_interpreter_bf16_dot
 
 patch_interpreter_bf16_dot()
 problem = SparseMlaDecode()
-w = Workload("t", 2, 64, 256, 1024, invalid_fraction=0.1)
-inp = problem.make_inputs(w, torch.Generator().manual_seed(3), problem.new_pool(torch.device("cpu"), [w]))
+# the run's shape (128 heads, top-k 2048; a short context keeps the interpreter's call to seconds)
+# and the interpreter's scale, which the run never measured
+shapes = [Workload("run", 1, 128, 2048, 2048, invalid_fraction=0.1), Workload("small", 2, 64, 256, 1024, invalid_fraction=0.1)]
+inputs = [problem.make_inputs(w, torch.Generator().manual_seed(3), problem.new_pool(torch.device("cpu"), [w]))
+          for w in shapes]
 mine = []
 
 def my_path(*args):
-    mine.append(args[0].shape[0])
+    mine.append(args[0].shape[1])
     torch_reference_path(*args)
 
-for gpu in (None, "NVIDIA H100 80GB HBM3"):  # the run's kernels; another GPU: the caller's path
+for gpu, calls in ((None, (0, 1, 1)), ("NVIDIA H100 80GB HBM3", (1,))):  # the run's GPU; another: the caller's path
     attend = dispatcher(my_path, gpu_name=gpu)
-    for _ in range(2):
+    for i in calls:
+        w, inp = shapes[i], inputs[i]
         out, lse = problem.poisoned_outputs(w, torch.device("cpu"))
         attend(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=w.context)
         assert problem.check(inp, (out, lse))[0] is None
-    print(gpu, sorted(attend.loaded), len(mine))
+    print(gpu, sorted(attend.loaded), mine)
 try:
     dispatcher(gpu_name="NVIDIA H100 80GB HBM3")(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=1)
 except LookupError as exc:
@@ -112,7 +115,37 @@ def test_the_dispatcher_runs_each_call_by_its_kernel_or_the_callers_own_path(tmp
     assert done.returncode == 0, done.stderr[-3000:]
     run_gpu, other_gpu, refused = done.stdout.splitlines()
     (group,) = table["groups"]
-    # heads 64 and top-k 256 are none of the table's shapes: the default kernel, loaded once for both calls
-    assert run_gpu == f"None ['{group['default']['kernel']}'] 0"
-    assert other_gpu == "NVIDIA H100 80GB HBM3 [] 2"  # both calls by the caller's path
+    # the run's shape: its kernel there (B=1 at ctx 2K: the table's entry of b1_ctx4k); heads 64 and
+    # top-k 256, which the run never measured: both calls by the caller's path
+    b1 = next(e["kernel"] for e in group["entries"] if e["batch"] == [1, 1] and e["context"][0] == 1)
+    assert run_gpu == f"None ['{b1}'] [64, 64]"
+    assert other_gpu == "NVIDIA H100 80GB HBM3 [] [64, 64, 64]"
     assert refused.startswith("refused: no exported kernel for batch 2, context 1, heads 64") and "no fallback" in refused
+
+
+CUDA_WITHOUT_GPU = r"""
+import torch
+from launcher import dispatcher
+
+assert not torch.cuda.is_available()
+mine = []
+attend = dispatcher(lambda *args: mine.append(args[0].shape), kv_format="bf16")
+q = torch.zeros(8, 128, 576, dtype=torch.bfloat16)
+out, lse = torch.empty(8, 128, 512, dtype=torch.bfloat16), torch.empty(8, 128)
+attend(q, torch.zeros(4, 64, 576, dtype=torch.bfloat16), torch.zeros(8, 2048, dtype=torch.int32), 0.1, out, lse,
+       context=4096)
+print(mine, sorted(attend.loaded))
+"""
+
+
+def test_without_a_gpu_the_dispatcher_gives_a_cuda_kernels_calls_to_the_callers_path(tmp_path, monkeypatch):
+    """select names a CUDA kernel for the run's shape (on no named GPU it cannot tell), which no
+    machine without a GPU can run: the caller's own path takes the call rather than an error."""
+    monkeypatch.setenv("PATH", os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep)
+                                               if not (Path(p) / "nvcc").exists()))  # sources only: fast
+    folder = tmp_path / "export"
+    table = export(REPO / "docs" / "runs" / "h200-cuda18-20261206", folder, io.StringIO())
+    assert not table["cubins"]["built"]
+    done = _python(folder, CUDA_WITHOUT_GPU)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[torch.Size([8, 128, 576])] []"
