@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from engine.export import export
 
 REPO = Path(__file__).resolve().parents[2]
