@@ -11,7 +11,6 @@ the next ``compact`` (or ``read_table``, which refuses the run until then) puts 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -49,7 +48,7 @@ def compact(run_dir: Path) -> tuple[int, int, Path | None]:
     for p in parts:
         os.replace(p, pending / p.name)
     os.replace(tmp, target)
-    shutil.rmtree(pending)
+    _clear(pending)
     return len(parts), table.num_rows, target
 
 
@@ -60,10 +59,22 @@ def recover(run_dir: Path) -> None:
         return
     target = run_dir / (pending / TARGET).read_text().strip() if (pending / TARGET).exists() else None
     if target is not None and target.exists():
-        shutil.rmtree(pending)  # the merged part is in place: the old ones are redundant
+        _clear(pending)  # the merged part is in place: the old ones are redundant
         return
     for p in sorted(pending.glob("part-*.parquet")):  # it never arrived: the old parts come back
         os.replace(p, run_dir / p.name)
     if target is not None:
         (run_dir / (target.name + ".tmp")).unlink(missing_ok=True)
-    shutil.rmtree(pending)
+    _clear(pending)
+
+
+def _clear(pending: Path) -> None:
+    """The hidden folder removed, its name of the merged part last: a crash part-way then leaves
+    that name beside whatever old parts remain, and recover() finishes the removal. (A removal in
+    directory order could take the name first; recover() would then bring the old parts back
+    beside the merged one, every row twice.)"""
+    for p in pending.iterdir():
+        if p.name != TARGET:
+            p.unlink()
+    (pending / TARGET).unlink(missing_ok=True)
+    pending.rmdir()

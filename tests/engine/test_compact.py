@@ -117,3 +117,50 @@ def test_compact_refuses_a_run_another_process_is_writing(tmp_path):
         os.close(fd)
     assert done.returncode == 2 and "another engine process is writing this run" in done.stderr
     assert len(list(run.glob("part-*.parquet"))) == 3  # untouched
+
+
+class Crash(BaseException):
+    """The process killed at one step of the swap (BaseException: nothing in compact catches it)."""
+
+
+@pytest.mark.parametrize("order", [sorted, lambda names: sorted(names, reverse=True)], ids=["sorted", "reversed"])
+def test_a_compaction_killed_at_any_step_of_its_swap_loses_no_row_and_doubles_none(tmp_path, monkeypatch, order):
+    """Each file-system step of the swap (a part moved aside, the merged part moved in, a file of
+    the hidden folder removed, the folder itself) in turn is where the process dies; the next
+    compact's recovery then leaves every row once. The hidden folder is listed in either order:
+    which file a directory listing gives first is the file system's choice."""
+    real = {name: getattr(os, name) for name in ("replace", "unlink", "rmdir")}
+    real_iterdir = Path.iterdir
+    steps = 0
+    while True:
+        run = make_run(tmp_path / f"crash{steps}", 5)
+        before = read_records(run)
+        done = [0]
+
+        def step(name, done=done, steps=steps):
+            def counted(*args, **kwargs):
+                if done[0] == steps:
+                    raise Crash(f"killed before {name} {args}")
+                done[0] += 1
+                return real[name](*args, **kwargs)
+            return counted
+
+        for name in real:
+            monkeypatch.setattr(os, name, step(name))
+        monkeypatch.setattr(Path, "iterdir", lambda self: iter(order(list(real_iterdir(self)))))
+        try:
+            compact(run)
+            finished = True
+        except Crash:
+            finished = False
+        finally:
+            for name, fn in real.items():
+                monkeypatch.setattr(os, name, fn)
+        compact(run)  # recovers, then merges what is there
+        after = read_records(run)
+        assert after == before, f"killed at step {steps}: {len(after)} rows for {len(before)}"
+        assert not (run / PENDING).exists()
+        if finished:
+            break
+        steps += 1
+    assert steps > 5 + 3  # every part moved aside and removed, the merged part moved in, the rest
