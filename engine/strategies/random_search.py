@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from engine.genome import Space
 from engine.strategies.base import Proposal, Told
@@ -12,13 +13,32 @@ from engine.strategies.base import Proposal, Told
 class RandomSearch:
     name = "random"
     asks_ahead = True  # its draws never depend on results
+    MAX_REPEATS = 1000  # draws of genomes already seen before a repeat is proposed anyway
 
     def __init__(self, space: Space, seed: int):
         self.space = space
         self.rng = random.Random(seed)
+        self.seen: set[str] = set()  # genomes proposed or told
 
     def ask(self, n: int) -> list[Proposal]:
-        return [Proposal(self.space.sample(self.rng), "random") for _ in range(n)]
+        return [Proposal(self._unseen(), "random") for _ in range(n)]
 
     def tell(self, results: Sequence[Told]) -> None:
-        pass  # memoryless; the loop skips genomes it has already evaluated
+        # a resumed run is told its rows first, and its draws, the same from the same seed, then
+        # pass over those genomes and go on where the run stopped: proposed again, the loop would
+        # skip them as evaluated, and fifty such rounds read as a spent space
+        self.seen.update(_key(r.params) for r in results)
+
+    def _unseen(self) -> dict[str, Any]:
+        """The next draw not proposed or told before; after MAX_REPEATS draws of seen ones (a space
+        nearly spent) the last of them, which the loop's count of repeats then ends the run on."""
+        for _ in range(self.MAX_REPEATS):
+            params = self.space.sample(self.rng)
+            if _key(params) not in self.seen:
+                break
+        self.seen.add(_key(params))
+        return params
+
+
+def _key(params: dict[str, Any]) -> str:
+    return json.dumps(params, sort_keys=True)

@@ -152,7 +152,7 @@ def test_random_search_is_reproducible_by_seed():
     assert a != c
 
 
-def test_random_search_ignores_tell():
+def test_random_search_draws_do_not_depend_on_the_results_told():
     rs = make_strategy("random", SPACE, 5)
     first = rs.ask(3)
     rs.tell([told(p.params, 1.0) for p in first])
@@ -377,3 +377,16 @@ def test_exhaustive_sweep_resumed_skips_what_it_was_told_and_keeps_its_order():
     resumed = make_strategy("exhaustive", SPACE, 4)
     resumed.tell([told(p, 1.0) for p in done])  # what restore() does with the earlier rows
     assert [p.params for p in resumed.ask(5)] == [p.params for p in first.ask(5)]
+
+
+def test_random_search_resumed_from_its_rows_goes_on_where_the_run_stopped():
+    """A resumed run makes its strategy afresh from the same seed and tells it the run's rows: the
+    draws then pass over those genomes (which the loop would skip as evaluated, fifty rounds of them
+    reading as a spent space) and continue as the run would have, without repeating one."""
+    uninterrupted = RandomSearch(SPACE, 3)
+    first = [p.params for p in uninterrupted.ask(12)]
+    later = [p.params for p in uninterrupted.ask(12)]
+    resumed = RandomSearch(SPACE, 3)
+    resumed.tell([told(p, 1.0) for p in first])
+    assert [p.params for p in resumed.ask(12)] == later
+    assert len({gid(p) for p in first + later}) == 24  # no genome proposed twice in one run
