@@ -28,8 +28,8 @@ from engine.llm.brief import build_brief
 from engine.llm.client import ChatClient, Endpoint, LlmError
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
-from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, open_run,
-                               set_build_target, set_e2e)
+from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, note_session,
+                               open_run, searched_space, set_build_target, set_e2e)
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -60,8 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("evolve", help="search a template's space; every attempt becomes a Parquet row")
     ev.add_argument("template", type=Path)
-    ev.add_argument("--budget", type=_positive, default=150,
-                    help="genome evaluations in all, a resumed run's earlier ones included (default 150)")
+    ev.add_argument("--budget", type=_positive,
+                    help="genome evaluations in all, a resumed run's earlier ones included (default 150; "
+                         "a resumed run: the budget it last ran to)")
     ev.add_argument("--time-limit", type=_duration, metavar="DURATION",
                     help="ask for no more genomes once this long has passed since the command started, "
                          "e.g. 90m, 2h, 3600s (a bare number is seconds); genomes already asked for (the batch "
@@ -74,12 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
     ev.add_argument("--seed", type=_seed, default=0, help="seed of the search (inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
-    ev.add_argument("--objectives", default="score",
+    ev.add_argument("--objectives",
                     help="comma-separated objectives to minimise: score (default), small_batch, "
                          "large_batch, long_context, e2e (a run with the decode layer), error; several give a Pareto front "
-                         "in pareto.json")
+                         "in pareto.json (a resumed run keeps its own)")
     ev.add_argument("--storage", help="Optuna strategies: journal file or database URL "
-                    "(default: optuna.journal in the run folder)")
+                    "(default: optuna.journal in the run folder; a resumed run: its own)")
     ev.add_argument("--fix", action="append", metavar="GENE=VALUE", default=[],
                     help="hold a gene at one value (repeatable): search, or sweep, a slice of the space")
     ev.add_argument("--e2e", action=argparse.BooleanOptionalAction, default=None,
@@ -396,11 +397,10 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--compile-workers {args.compile_workers}: a count, 0 or more")
     if not 0.0 <= args.inject_faults <= 1.0:
         raise UserError(f"--inject-faults {args.inject_faults}: a rate between 0 and 1")
-    objectives = parse_objectives(args.objectives)
+    given = parse_objectives(args.objectives) if args.objectives is not None else None
+    args.storage_named = bool(args.storage)  # on the command line, rather than the run's own
     _check_llm_args(args)
     numeric = _numeric_strategy(args)
-    if numeric == "cmaes" and len(objectives) > 1:
-        raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
     if args.storage and numeric not in OPTUNA_STRATEGIES:
         raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     run_dir = args.out or default_run_dir(template)
@@ -408,13 +408,23 @@ def cmd_evolve(args) -> int:
     fresh = not args.resume and is_unused(run_dir)
     # checked before the lock too: a refused run leaves the folder as it found it, without a lock file
     if args.resume:
-        check_resume(run_dir, template, fixed, args.e2e)
-    else:
+        recorded = check_resume(run_dir, template, fixed, args.e2e, given)
+        # what the command leaves out, the run's own: a resume after --time-limit goes on to the
+        # same budget, over the same objectives, in the same Optuna study
+        given = given or tuple(recorded.objectives) or None
+        args.budget = args.budget or recorded.budget or None
+        args.storage = args.storage or recorded.storage or None
+    objectives = given or ("score",)
+    args.budget = args.budget or 150
+    if numeric == "cmaes" and len(objectives) > 1:
+        raise UserError("--strategy cmaes optimises one objective; use nsga2, nsga3, tpe, gp or ga")
+    if not args.resume:
         make_run_dir(run_dir)
     # held from the checks on: of two new runs on one folder, the second is refused before it writes
     # run.json, and a resume reads the config no other process is writing
     with run_lock(run_dir):
         config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
+        config = note_session(run_dir, objectives, args.budget, args.storage)
         try:
             return _evolve(args, template, space, run_dir, config, objectives, deadline)
         except UserError:
@@ -437,8 +447,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     settled = args.e2e is False or args.resume or args.device == "cpu"
     if settled:
         _require_layer(objectives, config)
-    if config.fixed:
-        space = space.restrict(config.fixed)
+    space = searched_space(run_dir, space, config.fixed)
     records = read_records(run_dir) if args.resume else []
     numeric = _numeric_strategy(args)
     options: dict = {}
@@ -450,7 +459,8 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     try:
         strategy = make_strategy(numeric, space, args.seed, options)
     except StorageError as exc:
-        raise UserError(f"--storage: {exc}") from None
+        where = "--storage" if args.storage_named else "the run's Optuna storage"
+        raise UserError(f"{where}: {exc}") from None
     chat = _llm_client(args) if args.strategy == "llm" else None  # a missing openai package: before any worker
     integrity = HarnessIntegrity()
     runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
@@ -480,9 +490,10 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
                           e2e=config.e2e, ask_ahead=args.ask_ahead, deadline=deadline)
         loop.restore(records)
         loop.run()
-        if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time
-            (run_dir / "pareto.json").write_text(json.dumps(
-                {"objectives": objectives, "front": loop.pareto()}, indent=1) + "\n")
+        if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time, never half
+            partial = run_dir / "pareto.json.tmp"
+            partial.write_text(json.dumps({"objectives": objectives, "front": loop.pareto()}, indent=1) + "\n")
+            os.replace(partial, run_dir / "pareto.json")
     finally:
         runner.stop()
     show(run_dir, sys.stdout)

@@ -21,7 +21,7 @@ from engine.errors import UserError
 from engine.genome import Genome, Space, canonical_json
 from engine.objectives import OBJECTIVES
 from engine.objectives import evaluate as evaluate_objectives
-from engine.run_folder import read_config, template_of_run
+from engine.run_folder import read_config, searched_space, template_of_run
 from engine.store.reader import read_records
 from engine.strategies import STRATEGIES, Told, make_strategy
 from engine.template import Template, key_values, load_template
@@ -57,8 +57,7 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
     if objective not in OBJECTIVES:
         raise UserError(f"--objective {objective}: not an objective the records carry; "
                         f"choose from {sorted(OBJECTIVES)}")
-    space = tpl.load_space()
-    space = space.restrict(config.fixed) if config.fixed else space
+    space = searched_space(run_dir, tpl.load_space(), config.fixed)
     rows = read_records(run_dir)
     # each genome against its own problem's default (the cache format's, ...), as the loop scored it
     baselines = Baselines.for_space_defaults(tpl, space.default_params()).add_all(rows)

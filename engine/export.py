@@ -27,7 +27,7 @@ from typing import Any, Mapping, TextIO
 import evaluators
 from engine.baselines import reference_problem
 from engine.errors import UserError
-from engine.run_folder import build_target_of, read_config, template_of_run
+from engine.run_folder import build_target_of, read_config, searched_space, template_of_run
 from engine.scoring import attention_inside_layer
 from engine.store.reader import read_records
 from engine.template import RenderError, Template, key_values
@@ -203,7 +203,7 @@ def _defaults(template: Template, params_of: dict[str, dict[str, Any]], operator
     if REFERENCE in named:  # the PyTorch path of every problem no genome was named for
         chosen = {**reference_ids, **chosen}
     space = template.load_space()
-    space_default = (space.restrict(fixed) if fixed else space).default_params()
+    space_default = searched_space(run_dir, space, dict(fixed)).default_params()
     genes = template.problem_genes
     for gid in sorted(params_of, key=lambda g: operator_of[g] != "default"):  # the run's own default first
         params = params_of[gid]

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 
 from engine.errors import UserError
+from engine.genome import InvalidGenome, Space
 from engine.run_lock import LOCK_FILE
 from engine.store.schema import SCHEMA_VERSION
 from engine.template import Template, load_template, template_from_text
@@ -37,6 +38,11 @@ class RunConfig:
     # the SM counts of the GPUs the run's builds were for (evaluators/build_target.py): a template
     # with build variables was built with only what its calls launch there; empty: built whole
     build_sm_counts: list = field(default_factory=list)
+    # what a resume takes from the run when the command does not say (empty, 0: a run made before
+    # they were noted): its objectives, the budget its last session ran to, its Optuna storage
+    objectives: list = field(default_factory=list)
+    budget: int = 0
+    storage: str = ""
 
 
 def file_hash(path: Path) -> str:
@@ -93,9 +99,9 @@ def open_run(run_dir: Path, template: Template, strategy: str, seed: int, resume
 
 
 def check_resume(run_dir: Path, template: Template, fixed: dict | None = None,
-                 e2e: bool | None = None) -> RunConfig:
-    """The config of a run that may be resumed with this template, slice and decode-layer setting
-    (``fixed``, ``e2e`` None: as the run was made); writes nothing."""
+                 e2e: bool | None = None, objectives: tuple[str, ...] | None = None) -> RunConfig:
+    """The config of a run that may be resumed with this template, slice, decode-layer setting and
+    objectives (``fixed``, ``e2e``, ``objectives`` None: as the run was made); writes nothing."""
     config = read_config(run_dir)
     if config.template_hash != template.content_hash:
         raise UserError(f"{run_dir}: --resume with template {template.path} (hash {template.content_hash}), "
@@ -109,7 +115,21 @@ def check_resume(run_dir: Path, template: Template, fixed: dict | None = None,
     if e2e is not None and e2e != config.e2e:
         raise UserError(f"{run_dir}: --resume {'with' if e2e else 'without'} --e2e, but the run was made "
                         f"{'with' if config.e2e else 'without'} it (its rows would not compare)")
+    if objectives is not None and config.objectives and list(objectives) != config.objectives:
+        raise UserError(f"{run_dir}: --resume with --objectives {','.join(objectives)}, but the run minimises "
+                        f"{','.join(config.objectives)} (its strategy's model and its Pareto front are of those); "
+                        "leave --objectives out, or begin a new run")
     return config
+
+
+def note_session(run_dir: Path, objectives: tuple[str, ...], budget: int, storage: str | None) -> RunConfig:
+    """What this session of the run minimises, the budget it runs to and its Optuna storage, noted
+    in run.json for the next ``--resume`` to take where the command leaves them out."""
+    config = read_config(run_dir)
+    noted = replace(config, objectives=list(objectives), budget=budget, storage=storage or "")
+    if noted != config:
+        write_config(run_dir, noted)
+    return noted
 
 
 def write_config(run_dir: Path, config: RunConfig) -> None:
@@ -155,6 +175,16 @@ def build_target_of(config: RunConfig) -> BuildTarget | None:
     return BuildTarget.of_counts(config.build_sm_counts)
 
 
+def searched_space(run_dir: Path, space: Space, fixed: dict) -> Space:
+    """The slice of ``space`` the run searched (run.json's ``fixed`` genes held), or the whole space."""
+    if not fixed:
+        return space
+    try:
+        return space.restrict(fixed)
+    except InvalidGenome as exc:  # run.json edited by hand, or a space that lost the gene or value
+        raise UserError(f"{run_dir / 'run.json'}: fixed {_fix_text(fixed)}: {exc}") from None
+
+
 def _fix_text(fixed: dict) -> str:
     return " ".join(f"{k}={json.dumps(v)}" for k, v in fixed.items()) or "(none)"
 
@@ -172,7 +202,7 @@ def read_config(run_dir: Path) -> RunConfig:
             raise UserError(f"{path}: schema_version {version}: the run was made by a newer engine (this one "
                             f"reads up to {SCHEMA_VERSION}); use that engine")
         config = RunConfig(**data)
-    except (json.JSONDecodeError, TypeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as exc:
         raise UserError(f"{path}: malformed run config: {exc}") from None
     wrong = [f"{f.name} {getattr(config, f.name)!r} (not {_TYPES[f.type][1]})" for f in fields(RunConfig)
              if not _of_type(getattr(config, f.name), _TYPES[f.type][0])]

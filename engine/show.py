@@ -113,13 +113,7 @@ def show(run_dir: Path, out: TextIO, top: int = 5) -> None:
         _print_best(best_per_workload(members), ref_times, group, group in references, describe, out)
     pareto = run_dir / "pareto.json"
     if pareto.is_file():
-        data = json.loads(pareto.read_text())
-        print(f"\nPareto front over {', '.join(data['objectives'])} ({len(data['front'])} genomes, pareto.json):",
-              file=out)
-        for p in data["front"]:  # one front a problem (cache format); older files have no "problem"
-            values = "  ".join(f"{k}={v:.4g}" for k, v in p["objectives"].items())
-            problem = key_values(p.get("problem") or {})
-            print(f"  {p['genome_id']}  {values}" + (f"  ({problem})" if problem else ""), file=out)
+        _print_pareto(pareto, out)
     injected = [r for r in records if r["kind"] == "injected"]
     if injected:
         wrong = [r for r in injected if r["status"] not in expected_statuses(r["operator"])]
@@ -254,3 +248,19 @@ def _print_compiler_notes(genomes: list[dict[str, Any]], out: TextIO, most: int 
         print(f"  {n:>5}  {note[:160]}", file=out)
     if len(counts) > most:
         print(f"  ... and {len(counts) - most} other notes", file=out)
+
+
+def _print_pareto(path: Path, out: TextIO) -> None:
+    """The front evolve wrote; a file that does not read as one is said in a line (the rows hold
+    everything it was derived from: the next evolve of the run writes it again)."""
+    try:
+        data = json.loads(path.read_text())
+        lines = [f"\nPareto front over {', '.join(data['objectives'])} ({len(data['front'])} genomes, pareto.json):"]
+        for p in data["front"]:  # one front a problem (cache format); older files have no "problem"
+            values = "  ".join(f"{k}={v:.4g}" for k, v in p["objectives"].items())
+            problem = key_values(p.get("problem") or {})
+            lines.append(f"  {p['genome_id']}  {values}" + (f"  ({problem})" if problem else ""))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        lines = [(f"\n{path}: not a readable Pareto front ({type(exc).__name__}: {exc}); the next evolve of "
+                  "the run writes it again")]
+    print("\n".join(lines), file=out)

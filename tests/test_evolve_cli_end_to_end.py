@@ -112,3 +112,28 @@ def test_a_run_out_of_time_keeps_its_baselines_and_resume_continues_it(tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     genomes = [r for r in read_records(out) if r["kind"] == "genome"]
     assert len(genomes) == 4 and len({r["genome_id"] for r in genomes}) == 4
+
+
+def test_a_resume_keeps_the_runs_objectives_budget_and_optuna_storage(tmp_path):
+    """A resume after --time-limit, or any resume, names only --out and --resume: the run goes on
+    to the budget it last ran to, over its own objectives, in its own Optuna study. Another
+    --objectives would make its study's trials unreadable to the sampler: refused, in one line."""
+    out, study = tmp_path / "run", tmp_path / "elsewhere" / "study.journal"
+    small = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+    first = engine("evolve", small, "--objectives", "score,small_batch", "--budget", "1", "--storage", str(study),
+                   "--device", "cpu", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    noted = json.loads((out / "run.json").read_text())
+    assert (noted["objectives"], noted["budget"], noted["storage"]) == (["score", "small_batch"], 1, str(study))
+    rows = len(read_records(out))
+
+    other = engine("evolve", small, "--objectives", "score", "--device", "cpu", "--out", str(out), "--resume")
+    assert other.returncode == 2 and "the run minimises score,small_batch" in other.stderr, other.stderr
+    assert len(read_records(out)) == rows
+
+    again = engine("evolve", small, "--device", "cpu", "--out", str(out), "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "--budget 1 counts them all" in again.stderr  # the run's budget, not the default 150
+    assert not (out / "optuna.journal").exists() and study.stat().st_size > 0  # its own study, not a new one
+    assert json.loads((out / "pareto.json").read_text())["objectives"] == ["score", "small_batch"]
+    assert len(read_records(out)) == rows

@@ -59,6 +59,9 @@ class OptunaStrategy:
             study_name=opts["study_name"], storage=_storage(opts["storage"]), load_if_exists=True,
             sampler=_sampler(sampler, seed, int(opts["n_startup_trials"]), int(opts["population_size"])),
             directions=["minimize"] * directions)
+        if len(self.study.directions) != directions:  # a stored study keeps the objectives it began with
+            raise StorageError(f"its study {opts['study_name']!r} minimises {len(self.study.directions)} "
+                               f"objective(s), not the {directions} asked for")
         self.directions = directions
         self._pending: dict[str, optuna.trial.Trial] = {}
         self._known: dict[str, list[float] | None] = {}  # canonical params -> values told
@@ -187,6 +190,21 @@ def _sampler(name: str, seed: int, startup: int, population: int) -> optuna.samp
         return optuna.samplers.NSGAIIISampler(seed=seed, population_size=population)
 
 
+def _drop_torn_last_line(journal: Path) -> None:
+    """A journal whose last line has no end (a process killed, or a disk filled, in the middle of
+    an append) loses that line: it is one operation that never completed, and left in place the
+    next append would join it into a line no reader can parse, and the study could not be opened
+    again."""
+    if not journal.is_file() or journal.stat().st_size == 0:
+        return
+    with journal.open("rb+") as f:
+        f.seek(-1, 2)
+        if f.read(1) == b"\n":
+            return
+        data = f.seek(0) or f.read()
+        f.truncate(data.rfind(b"\n") + 1)
+
+
 def _storage(spec: str | None):
     if spec is None:
         return None
@@ -198,6 +216,7 @@ def _storage(spec: str | None):
         if "://" in spec:  # sqlite:///..., postgresql://user@host/db: opened (and connected) here
             return RDBStorage(spec)
         Path(spec).parent.mkdir(parents=True, exist_ok=True)
+        _drop_torn_last_line(Path(spec))
         return JournalStorage(JournalFileBackend(str(spec)))
     except (SQLAlchemyError, ImportError, OSError, ValueError) as exc:
         raise StorageError(f"cannot open the Optuna storage {spec!r}: {type(exc).__name__}: "

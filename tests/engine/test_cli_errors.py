@@ -374,6 +374,26 @@ def test_evolve_resume_on_malformed_run_json(tmp_path):
     assert (out / "run.json").read_text() == "{not json"
 
 
+def test_a_run_json_that_is_not_utf8_is_one_line(tmp_path):
+    run_dir = tmp_path / "run"
+    open_run(run_dir, load_template(REPO / REAL_TEMPLATE), "random", 0, resume=False)
+    with (run_dir / "run.json").open("ab") as f:
+        f.write(b"\xff\xfe")
+    for argv in (["show", run_dir], ["evolve", REAL_TEMPLATE, "--resume", "--out", run_dir]):
+        assert_user_error(run_cli(*argv), "run.json", "malformed", "utf-8")
+
+
+@pytest.mark.parametrize("fixed, words", [({"NUM_WARPS": 3}, "NUM_WARPS: 3 is not one of"),
+                                          ({"NO_SUCH_GENE": 1}, "unknown gene 'NO_SUCH_GENE'")])
+def test_a_run_json_whose_slice_the_space_lacks_is_one_line(tmp_path, fixed, words):
+    run_dir = tmp_path / "run"
+    open_run(run_dir, load_template(REPO / REAL_TEMPLATE), "random", 0, resume=False)
+    config = json.loads((run_dir / "run.json").read_text())
+    (run_dir / "run.json").write_text(json.dumps({**config, "fixed": fixed}))
+    proc = run_cli("evolve", REAL_TEMPLATE, "--resume", "--out", run_dir, "--budget", "1")
+    assert_user_error(proc, str(run_dir / "run.json"), "fixed", words)
+
+
 def test_evolve_budget_zero():
     proc = run_cli("evolve", REAL_TEMPLATE, "--budget", "0")
     assert_user_error(proc, "--budget", "at least 1")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import subprocess
@@ -16,6 +17,7 @@ from engine.genome import Genome, canonical_json
 from engine.run_folder import open_run
 from engine.store.writer import ResultsWriter
 from engine.strategies import Told, make_strategy
+from engine.strategies.base import StorageError
 from engine.template import load_template
 
 REPO = Path(__file__).resolve().parents[2]
@@ -122,6 +124,32 @@ def test_optuna_storage_is_a_journal_file_or_a_database_url(tmp_path, sweep_dir)
             from optuna.storages.journal import JournalFileBackend
             study = optuna.load_study(study_name="s1", storage=JournalStorage(JournalFileBackend(storage)))
         assert [t.value for t in study.trials if t.value is not None] == [1.5]
+
+
+def test_a_journal_torn_at_its_last_line_loses_that_line_and_opens_with_what_it_held(tmp_path, sweep_dir):
+    """A kill or a full disk in the middle of an append leaves a last line without its end; the
+    next append would join it into a line no reader parses, and the study could never be opened."""
+    space, journal = load_sweep(sweep_dir).space, tmp_path / "study.journal"
+    strategy = make_strategy("tpe", space, 0, {"storage": str(journal), "study_name": "s1"})
+    (p,) = strategy.ask(1)
+    strategy.tell([Told("g", p.params, 1.5)])
+    whole = journal.read_bytes()
+    journal.write_bytes(whole + b'{"op_code": 4, "worker_id": "x", "trial_id": 3, "param')
+    reopened = make_strategy("tpe", space, 0, {"storage": str(journal), "study_name": "s1"})
+    assert journal.read_bytes().startswith(whole)
+    assert all(json.loads(line) for line in journal.read_text().splitlines())  # the torn line is gone
+    (q,) = reopened.ask(1)  # appends to the journal, and the told genome is not proposed again
+    reopened.tell([Told("h", q.params, 2.5)])
+    assert q.params != p.params
+    study = make_strategy("tpe", space, 0, {"storage": str(journal), "study_name": "s1"}).study
+    assert sorted(t.value for t in study.trials if t.value is not None) == [1.5, 2.5]
+
+
+def test_a_stored_study_of_other_objectives_is_refused(tmp_path, sweep_dir):
+    space, journal = load_sweep(sweep_dir).space, str(tmp_path / "study.journal")
+    make_strategy("nsga2", space, 0, {"storage": journal, "study_name": "s1", "directions": 2})
+    with pytest.raises(StorageError, match="minimises 2 objective"):
+        make_strategy("tpe", space, 0, {"storage": journal, "study_name": "s1"})
 
 
 def test_unknown_strategy_options_are_refused(sweep_dir):

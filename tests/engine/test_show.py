@@ -146,3 +146,24 @@ def test_show_says_which_gpus_a_run_built_for_and_nothing_for_a_run_built_whole(
     show(run, buf)
     device_line = next(line for line in buf.getvalue().splitlines() if line.startswith("device: "))
     assert device_line.endswith("(built for 132 SMs: only the code the calls launch there)")
+
+
+@pytest.mark.parametrize("damage", [lambda text: text[:40], lambda text: '{"objectives": ["score"]}'],
+                         ids=["torn", "no-front"])
+def test_show_says_a_damaged_pareto_front_in_one_line_and_shows_the_rest(tmp_path, damage):
+    import io
+    import shutil
+
+    from engine.show import show
+
+    run = tmp_path / "run"
+    shutil.copytree(REPO / "docs" / "runs" / "h200-cuda4-20261201", run)
+    whole = io.StringIO()
+    show(run, whole)
+    assert "Pareto front over" in whole.getvalue()
+    (run / "pareto.json").write_text(damage((run / "pareto.json").read_text()))
+    buf = io.StringIO()
+    show(run, buf)
+    assert "pareto.json: not a readable Pareto front" in buf.getvalue() and "Pareto front over" not in buf.getvalue()
+    before_front = whole.getvalue().split("\nPareto front over")[0]
+    assert buf.getvalue().split(f"\n{run / 'pareto.json'}: ")[0] == before_front  # the rest as before
