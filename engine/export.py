@@ -531,11 +531,15 @@ def select(batch: int, context: int, heads: int, topk: int, *, device: str | Non
     for name, value in (("batch", batch), ("context", context), ("heads", heads), ("topk", topk)):
         if value < 0:
             raise ValueError(f"select: {{name}} = {{value}} is negative")
-    if device is not None and device != ENVIRONMENT.get("gpu"):
-        return None
+    if device is not None and (not isinstance(device, str) or device.startswith(("cuda", "cpu"))):
+        # a torch device would never equal the run's GPU name: every call would quietly go elsewhere
+        raise ValueError(f"select: device={{device!r}} is the GPU's name as torch.cuda.get_device_name() gives it "
+                         f"(the run's: {{ENVIRONMENT.get('gpu')!r}}), not a torch device")
     for group in GROUPS:
         if group["problem"] != problem:
             continue
+        if device is not None and device != ENVIRONMENT.get("gpu"):
+            return None
         measured = [e for e in group["entries"] if e["heads"] == heads and e["topk"] == topk]
         if not measured or batch == 0 or context == 0:
             return None

@@ -293,6 +293,10 @@ def test_the_reference_path_as_the_default_ships_no_kernel_and_falls_back_to_non
     assert dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="NVIDIA H200") is not None
     # winners measured on an H200 are not handed to another GPU
     assert dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="NVIDIA H100 80GB HBM3") is None
+    with pytest.raises(ValueError, match="GPU's name"):  # a torch device is no GPU name: not quietly None
+        dispatch.select(8, 4096, 128, 2048, kv_format="bf16", device="cuda:0")
+    with pytest.raises(LookupError, match="BF16"):  # a misspelt format is named on any GPU
+        dispatch.select(8, 4096, 128, 2048, kv_format="BF16", device="NVIDIA H100 80GB HBM3")
 
 
 def test_default_reference_on_a_problem_without_a_pytorch_row_says_which_default_stands():
