@@ -51,6 +51,9 @@ FAULTS = (
           "    q.zero_()\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
     Fault("static_cheat", ("rejected_static",),
           "    import ctypes\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
+    Fault("torch_compute", ("rejected_torch_compute",),  # PyTorch finishing the answer, under names no
+          "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"  # static check reads
+          "    out.copy_(out.float().mul(1.0).to(out.dtype))\n"),
     Fault("result_cache", ("incorrect",),  # replays the first answer for a shape it has seen
           "    hit = _kg_cache.get((tuple(q.shape), tuple(indices.shape)))\n"
           "    if hit is None:\n"

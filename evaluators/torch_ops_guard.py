@@ -33,7 +33,7 @@ LAUNCHER_OPS = frozenset({
     # allocation
     "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like",
     "new_zeros", "full", "full_like", "new_full", "ones", "ones_like", "new_ones", "scalar_tensor",
-    "lift_fresh",
+    "lift_fresh", "empty_permuted", "arange",  # arange: a fill with a ramp (offsets, a grid's ids)
     # views
     "view", "_unsafe_view", "view_as", "reshape", "as_strided", "alias", "detach", "t", "transpose",
     "permute", "expand", "unsqueeze", "squeeze", "select", "slice", "narrow", "split", "split_with_sizes",

@@ -71,7 +71,8 @@ def test_the_injector_draws_the_requested_share_exactly_and_every_kind_of_fault(
             faults = [f for f in drawn if f is not None]
             assert len(faults) == 30
             kinds = Counter(f.name for f in faults)
-            assert set(kinds) == {f.name for f in faults_for(device_kind)} and min(kinds.values()) >= 3
+            catalogue = faults_for(device_kind)  # drawn in shuffled rounds of the whole catalogue
+            assert set(kinds) == {f.name for f in catalogue} and min(kinds.values()) >= 30 // len(catalogue)
             again = FaultInjector(0.1, seed, device_kind)
             assert [again.draw() for _ in range(300)] == drawn  # the seed fixes the drill
     assert "launch_failure" not in {f.name for f in faults_for("cpu")}  # the interpreter has no grid limit

@@ -153,7 +153,7 @@ def test_two_workers_evaluate_a_batch_together_and_record_what_one_worker_would(
                        for i in range(2)])
     try:
         pool.start()
-        both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 2, "cpu"))  # draws out_of_memory, crash
+        both = run_with(pool, tmp_path / "pool", FaultInjector(0.5, 14, "cpu"))  # draws partial, crash
         alone = run_with(runner, tmp_path / "single")  # the module's one worker
     finally:
         pool.stop()

@@ -69,6 +69,7 @@ def test_what_a_launcher_needs_passes_and_returns_its_result(tmp_path):
     fn = watched_entry("""
         scratch = torch.empty(2, 3, dtype=torch.float32)
         flags = torch.zeros(4, dtype=torch.int32)
+        offsets = torch.arange(0, 8, 2)
         rows = kv.view(-1).view(6, 8)[1:3].contiguous().clone()
         scratch.fill_(1.0)
         flags.zero_()
