@@ -424,7 +424,9 @@ def cmd_evolve(args) -> int:
     # run.json, and a resume reads the config no other process is writing
     with run_lock(run_dir):
         config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
-        config = note_session(run_dir, objectives, args.budget, args.storage)
+        # a journal's path noted whole: a resume may start in another working directory
+        storage = args.storage if not args.storage or "://" in args.storage else str(Path(args.storage).resolve())
+        config = note_session(run_dir, objectives, args.budget, storage)
         try:
             return _evolve(args, template, space, run_dir, config, objectives, deadline)
         except UserError:
