@@ -55,20 +55,27 @@ def load(kernel: str | Path, device=None) -> Callable:
 def dispatcher(fallback: Callable | None = None, device=None, gpu_name: str | None = None, **problem) -> Callable:
     """``f(q, kv_cache, indices, sm_scale, out, lse, *, context)``: each call by the kernel
     ``select`` names for its shape (batch, heads and top-k from the tensors; ``context``, the
-    longest sequence's length, from the caller), each kernel loaded once; by ``fallback`` (the
-    caller's own path) where ``select`` names none, as on a GPU other than the run's.
-    ``gpu_name``: the GPU's name as torch gives it (default: ``device``'s, none without a GPU).
-    ``problem``: the problem's arguments (``kv_format="fp8_656"``, ...). Without a GPU a CUDA
-    kernel cannot run: the call goes to ``fallback`` (a Triton kernel runs under TRITON_INTERPRET)."""
+    longest sequence's length, from the caller), each kernel loaded once a GPU; by ``fallback``
+    (the caller's own path) where ``select`` names none, as on a GPU other than the run's.
+    ``device``: the GPU every call runs on (default: each call's own, ``q``'s, so that one
+    dispatcher serves a process driving several GPUs). ``gpu_name``: the GPU's name as torch
+    gives it (default: that GPU's, none without a GPU). ``problem``: the problem's arguments
+    (``kv_format="fp8_656"``, ...). Without a GPU a CUDA kernel cannot run: the call goes to
+    ``fallback`` (a Triton kernel runs under TRITON_INTERPRET)."""
     import torch
 
     select = _dispatch_module().select
     gpu = torch.cuda.is_available()
-    name = gpu_name or (torch.cuda.get_device_name(device) if gpu else None)
-    loaded: dict[str, Callable] = {}
+    loaded: dict[str, dict[str, Callable]] = {}
+    names: dict[str, str | None] = {}
 
     def attend(q, kv_cache, indices, sm_scale, out, lse, *, context: int) -> None:
         batch, heads, _ = q.shape
+        where = torch.device(device) if device is not None else q.device
+        if str(where) not in names:
+            names[str(where)] = gpu_name or (torch.cuda.get_device_name(where) if gpu and where.type == "cuda"
+                                             else None)
+        name = names[str(where)]
         kernel = select(batch, context, heads, indices.shape[1], device=name, **problem)
         if kernel is not None and not gpu and kernel.endswith(".cu"):
             kernel = None
@@ -77,11 +84,12 @@ def dispatcher(fallback: Callable | None = None, device=None, gpu_name: str | No
                 raise LookupError(f"no exported kernel for batch {batch}, context {context}, heads {heads}, "
                                   f"top-k {indices.shape[1]} on {name or 'this device'}, and no fallback given")
             return fallback(q, kv_cache, indices, sm_scale, out, lse)
-        if kernel not in loaded:
-            loaded[kernel] = load(kernel, device)
-        loaded[kernel](q, kv_cache, indices, sm_scale, out, lse)
+        on = loaded.setdefault(kernel, {})
+        if str(where) not in on:  # a CUDA kernel's module is loaded on one GPU and launches there
+            on[str(where)] = load(kernel, where if where.type == "cuda" else None)
+        on[str(where)](q, kv_cache, indices, sm_scale, out, lse)
 
-    attend.loaded = loaded  # kernel path -> its function: what the calls so far have used
+    attend.loaded = loaded  # kernel path -> {device: its function there}: what the calls so far have used
     return attend
 
 

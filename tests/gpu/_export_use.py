@@ -1,6 +1,6 @@
 """What the GPU tier's export tests share: a model's use of an export folder of the CUDA template
-(`launcher.load(select(...))` at B=8 for each cache format, in a CUDA graph, checked against the
-float64 reference), run in a process that sees nothing of this repository but the check."""
+(`launcher.load(select(...))` at B=8 for each cache format, in a CUDA graph, then `launcher.dispatcher`
+on the same call, each checked against the float64 reference), run in a process that sees nothing of this repository but the check."""
 
 from __future__ import annotations
 
@@ -40,6 +40,14 @@ for kv_format in ("bf16", "fp8_656"):
     graph.replay()
     torch.cuda.synchronize()
     print(kv_format, kernel, problem.check(inp, (out, lse))[0])
+    # the dispatcher's own selection and load on the call's GPU, outside a graph: the same answer
+    from launcher import dispatcher
+    call = dispatcher(kv_format=kv_format)
+    problem.poison((out, lse))
+    call(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=4096)
+    torch.cuda.synchronize()
+    assert problem.check(inp, (out, lse))[0] is None and sorted(call.loaded) == [kernel], call.loaded
+    assert list(call.loaded[kernel]) == [str(inp.q.device)], call.loaded  # loaded on that GPU, once
 # the check's modules import neither of these: had the launcher reached into the repository added
 # above for the check, they would be loaded
 assert not {"evaluators.cuda_launch", "evaluators.sparse_mla_cuda"} & set(sys.modules), sorted(sys.modules)
