@@ -280,7 +280,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"engine: stopped: {exc}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
-        print("engine: interrupted; results so far are on disk (continue with --resume)", file=sys.stderr)
+        # only evolve has results on disk to go on from; the other commands just stop
+        said = "results so far are on disk (continue with --resume)" if args.command == "evolve" else "stopped"
+        print(f"engine: interrupted; {said}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `... | head`: the reader left; nothing is wrong with the run
         sys.stdout = None  # type: ignore[assignment]

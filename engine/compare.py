@@ -19,6 +19,7 @@ import numpy as np
 from engine.baselines import Baselines
 from engine.errors import UserError
 from engine.genome import Genome, Space, canonical_json
+from engine.loop import EvolveLoop
 from engine.objectives import OBJECTIVES
 from engine.objectives import evaluate as evaluate_objectives
 from engine.run_folder import read_config, searched_space, template_of_run
@@ -44,6 +45,9 @@ class Sweep:
         return len(self.objective) / valid if valid else 0.0
 
 
+SWEEP_COVERAGE = 0.9  # below this share of the valid space, a run is no sweep to replay against
+
+
 def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "score") -> Sweep:
     """A recorded run as the answer to every evaluation: per genome, the value of ``objective``
     (relative to the default genome of its problem, as the run scored it) or None where it failed."""
@@ -51,8 +55,8 @@ def load_sweep(run_dir: Path, template: Path | None = None, objective: str = "sc
     if template is not None:
         other = load_template(template)
         if other.content_hash != config.template_hash:
-            raise UserError(f"{run_dir}: a sweep of {config.template} (hash {config.template_hash}), "
-                            f"not of {template} (hash {other.content_hash})")
+            raise UserError(f"{run_dir}: a sweep of {config.template} (hash {config.template_hash}); {template} "
+                            f"has hash {other.content_hash}: another template, or this one edited since the sweep")
     tpl = template_of_run(run_dir, config)
     if objective not in OBJECTIVES:
         raise UserError(f"--objective {objective}: not an objective the records carry; "
@@ -84,15 +88,19 @@ def run_strategy(sweep: Sweep, name: str, seed: int, budget: int) -> list[float]
     first for every strategy alike, so crediting it would measure the template, not the search."""
     strategy = make_strategy(name, sweep.space, seed, {"seed_default": False} if name == "ga" else None)
     seen: dict[str, float | None] = {}
-    best, curve, asks = math.inf, [], 0
-    while len(curve) < budget and asks < 50 * budget:
+    best, curve, asks, repeats = math.inf, [], 0, 0
+    # as in evolve, fifty repeats in a row mean the strategy has no new genome left to give (a
+    # budget past the space's size)
+    while len(curve) < budget and asks < 50 * budget and repeats < EvolveLoop.MAX_DUPLICATE_ROUNDS:
         asks += 1
         (proposal,) = strategy.ask(1)
         key = canonical_json(proposal.params)
         gid = Genome(key, sweep.template.content_hash).genome_id
         if key in seen:
+            repeats += 1
             strategy.tell([Told(gid, proposal.params, seen[key])])
             continue
+        repeats = 0
         value = sweep.objective.get(key)  # a genome the sweep lacks counts as failed
         seen[key] = value
         strategy.tell([Told(gid, proposal.params, value)])
@@ -170,6 +178,13 @@ def report(results: list[Comparison], base_median: float, sweep: Sweep, budget: 
           f"{' with ' + key_values(sweep.fixed) if sweep.fixed else ''}), "
           f"best {sweep.objective_name} {sweep.best:.4f}; "
           f"target: within {threshold:.0%} of it; budget {budget}; {seeds} seeds", file=out)
+    coverage = sweep.coverage()
+    if coverage < SWEEP_COVERAGE:
+        # random* draws among the recorded genomes only, the replayed strategies among all, and each
+        # genome the run lacks counts as failed: the ratios would compare different problems
+        print(f"  note: the run covers {coverage:.0%} of the valid space, not a sweep: a strategy's proposals it "
+              "lacks count as failed and random* draws among its genomes only, so the ratios below do not "
+              "compare the strategies; replay a brute-forced (or nearly complete) sweep", file=out)
     print(f"  {'strategy':<10}{'median evals':>14}{'reached':>10}{'vs random':>11}", file=out)
     print(f"  {'random*':<10}{_fmt(base_median):>14}{'':>10}{'1.00x':>11}   (* calculated, without replacement)",
           file=out)

@@ -404,10 +404,19 @@ def _sandbox(text: str) -> jinja2.Environment:
 @functools.lru_cache(maxsize=64)
 def _compiled_with_code(text: str, code_json: str) -> jinja2.Template:
     """The template extended by a child that overrides the rewritten blocks."""
-    code = json.loads(code_json)
+    code, own = json.loads(code_json), code_regions(text)
     child = '{% extends "template" %}' + "".join(
-        f"{{% block {name} %}}{body}{{% endblock %}}" for name, body in sorted(code.items()))
+        f"{{% block {name} %}}{_on_its_line(body, own.get(name, ''))}{{% endblock %}}"
+        for name, body in sorted(code.items()))
     return _sandbox(text).from_string(child)
+
+
+def _on_its_line(body: str, own: str) -> str:
+    """A rewrite of a region whose own text opens on a new line opens there too. Its tag may strip
+    the whitespace before it (``{%- block``, as the CUDA template's do), and the region's own text
+    then supplies the line break: a rewrite without one would join its first line to the line
+    before the tag (a comment there), and that line would vanish from the code unsaid."""
+    return "\n" + body if own.startswith("\n") and not body.startswith("\n") else body
 
 
 def render_with_code(text: str, code: Mapping[str, str], params: Mapping[str, Value], where: str) -> str:

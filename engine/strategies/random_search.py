@@ -19,6 +19,9 @@ class RandomSearch:
         self.space = space
         self.rng = random.Random(seed)
         self.seen: set[str] = set()  # genomes proposed or told
+        listed = space.listed()  # every valid genome of a space small enough to list, else None
+        self._listed = frozenset(_key(p) for p in listed) if listed is not None else None
+        self._listed_seen = 0
 
     def ask(self, n: int) -> list[Proposal]:
         return [Proposal(self._unseen(), "random") for _ in range(n)]
@@ -27,17 +30,25 @@ class RandomSearch:
         # a resumed run is told its rows first, and its draws, the same from the same seed, then
         # pass over those genomes and go on where the run stopped: proposed again, the loop would
         # skip them as evaluated, and fifty such rounds read as a spent space
-        self.seen.update(_key(r.params) for r in results)
+        for r in results:
+            self._see(_key(r.params))
 
     def _unseen(self) -> dict[str, Any]:
         """The next draw not proposed or told before; after MAX_REPEATS draws of seen ones (a space
-        nearly spent) the last of them, which the loop's count of repeats then ends the run on."""
-        for _ in range(self.MAX_REPEATS):
+        nearly spent), or at once where every genome of a listed space is seen, the last of them,
+        which the loop's count of repeats then ends the run on."""
+        spent = self._listed is not None and self._listed_seen == len(self._listed)
+        for _ in range(1 if spent else self.MAX_REPEATS):
             params = self.space.sample(self.rng)
             if _key(params) not in self.seen:
                 break
-        self.seen.add(_key(params))
+        self._see(_key(params))
         return params
+
+    def _see(self, key: str) -> None:
+        if key not in self.seen:
+            self.seen.add(key)
+            self._listed_seen += self._listed is not None and key in self._listed
 
 
 def _key(params: dict[str, Any]) -> str:

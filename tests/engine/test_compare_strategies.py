@@ -152,6 +152,28 @@ def test_a_stored_study_of_other_objectives_is_refused(tmp_path, sweep_dir):
         make_strategy("tpe", space, 0, {"storage": journal, "study_name": "s1"})
 
 
+@pytest.mark.parametrize("name", ["random", "exhaustive"])
+def test_a_budget_past_the_sweeps_size_ends_once_the_strategy_repeats_itself(tmp_path, name):
+    """Every genome of a slice evaluated, a strategy can only repeat: fifty repeats in a row end
+    the replay, as they end evolve (a random replay of a 2,000 budget on a smaller sweep spun for hours)."""
+    sweep = load_sweep(write_sweep(tmp_path / "slice", {"COMBINE": "fused", "NUM_WARPS": 4}))
+    size = len(sweep.space.listed())
+    curve = run_strategy(sweep, name, 0, budget=size + 500)
+    assert size - 2 <= len(curve) <= size  # random's last draws near a spent space may repeat a genome
+    assert curve[-1] == min(v for v in sweep.objective.values() if v is not None)
+
+
+def test_a_run_that_is_no_sweep_is_said_to_be_none_beside_its_table(sweep_dir):
+    import io
+
+    from engine.compare import report
+
+    for run, noted in ((REPO / "docs" / "runs" / "h200-triton-ga200-final-20261130", True), (sweep_dir, False)):
+        buf = io.StringIO()
+        report([], 10.0, load_sweep(run), 40, 3, 0.03, buf)
+        assert ("not a sweep" in buf.getvalue()) == noted, buf.getvalue()
+
+
 def test_unknown_strategy_options_are_refused(sweep_dir):
     with pytest.raises(ValueError, match="bogus"):
         make_strategy("tpe", load_sweep(sweep_dir).space, 0, {"bogus": 1})

@@ -69,6 +69,17 @@ def test_a_region_only_renders_where_the_genome_takes_that_path():
     assert f"// softmax rewritten for {scorer['HEADS_PER_CTA']} heads" in source
 
 
+def test_a_rewrite_that_opens_without_a_line_break_still_opens_on_its_own_line():
+    """The regions' tags strip the whitespace before them (`{%- block`); a rewrite whose text
+    starts straight at code (an LLM's answer mostly does) had its first line joined to the line
+    before the tag, a comment, and dropped from the code without a word."""
+    scorer = {**SPACE.default_params(), **SCORER_FP8}
+    code = {name: f"#error FIRST_LINE_OF_{name}\n" + own.lstrip("\n") for name, own in TEMPLATE.regions.items()}
+    lines = TEMPLATE.render(scorer, code).splitlines()
+    for name in TEMPLATE.regions:
+        assert f"#error FIRST_LINE_OF_{name}" in lines, name  # a line of its own, so the compiler sees it
+
+
 def run_compile(*args) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "engine", "compile", TEMPLATE_REL, *map(str, args)],
                           cwd=REPO, capture_output=True, text=True, timeout=600)
