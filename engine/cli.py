@@ -281,7 +281,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 3
     except KeyboardInterrupt:
         # only evolve has results on disk to go on from; the other commands just stop
-        said = "results so far are on disk (continue with --resume)" if args.command == "evolve" else "stopped"
+        said = "stopped"
+        if args.command == "evolve":
+            again = " and the same --strategy llm --llm-* options" if args.strategy == "llm" else ""
+            said = f"results so far are on disk (continue with --resume{again})"
         print(f"engine: interrupted; {said}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `... | head`: the reader left; nothing is wrong with the run

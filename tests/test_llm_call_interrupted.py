@@ -16,7 +16,8 @@ from engine.store.reader import read_records
 from tests.llm_endpoint import ChatEndpoint, genomes_answer
 from tests.test_evolve_with_an_llm import REPO, SMALL, engine
 
-INTERRUPTED = "engine: interrupted; results so far are on disk (continue with --resume)"
+INTERRUPTED = ("engine: interrupted; results so far are on disk (continue with --resume and the same --strategy llm "
+               "--llm-* options)")
 
 
 class HeldFirstCall:

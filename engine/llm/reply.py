@@ -13,6 +13,7 @@ an invalid one as a failed attempt with the reason, as for any strategy.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ class UnreadableReply(ValueError):
 
 
 def parse_reply(text: str, space: Space) -> list[Suggestion]:
-    data = _first_json(text)
+    data = _answer_json(_REASONING.sub("", text), space)
     items = data.get("genomes") if isinstance(data, dict) else data
     if isinstance(data, dict) and items is None:
         items = [data] if "params" in data or set(data) <= set(space.gene_names) else None
@@ -60,18 +61,41 @@ def parse_reply(text: str, space: Space) -> list[Suggestion]:
     return suggestions
 
 
-def _first_json(text: str) -> Any:
-    decoder = json.JSONDecoder()
-    for start, char in enumerate(text):
-        if char in "{[":
-            try:
-                return decoder.raw_decode(text, start)[0]
-            except json.JSONDecodeError:
-                continue
-            except RecursionError:  # "[[[[..." from a model caught in a loop: json recurses per level
-                raise UnreadableReply(f"the JSON at character {start} is nested too deeply to read") from None
-    snippet = " ".join(text.split())[:200]
-    raise UnreadableReply(f"no JSON object in the answer: {snippet!r}" if snippet else "the answer is empty")
+# a reasoning model's thoughts, which servers without a reasoning parser leave in the answer: any
+# JSON there is a draft or a quote of the defaults, not the answer
+_REASONING = re.compile(r"<think>.*?</think>", re.S)
+
+
+def _answer_json(text: str, space: Space) -> Any:
+    """The answer among the JSON values of ``text``: the first object with "genomes", else the first
+    list, else the first non-empty object of genes or with "params", else the first value at all.
+    (Prose before the answer may quote JSON: the defaults, a gene's values.)"""
+    found = list(_json_values(text))
+    if not found:
+        snippet = " ".join(text.split())[:200]
+        raise UnreadableReply(f"no JSON object in the answer: {snippet!r}" if snippet else "the answer is empty")
+    genes = set(space.gene_names)
+    ranked = ([v for v in found if isinstance(v, dict) and "genomes" in v] + [v for v in found if isinstance(v, list)]
+              + [v for v in found if isinstance(v, dict) and v and ("params" in v or set(v) <= genes)])
+    return (ranked or found)[0]
+
+
+def _json_values(text: str):
+    """Each JSON object or list in ``text``, in order, none inside another."""
+    decoder, start = json.JSONDecoder(), 0
+    while True:
+        start = min((i for i in (text.find("{", start), text.find("[", start)) if i >= 0), default=-1)
+        if start < 0:
+            return
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            start += 1
+            continue
+        except RecursionError:  # "[[[[..." from a model caught in a loop: json recurses per level
+            raise UnreadableReply(f"the JSON at character {start} is nested too deeply to read") from None
+        yield value
+        start = end
 
 
 def _typed(space: Space, name: str, value: Any) -> Value:

@@ -36,7 +36,9 @@ class Transcript:
             if torn:  # a driver killed mid-line: end that line so the next one stands alone
                 with self.path.open("a") as f:
                     f.write("\n")
-        self.count = len(read_calls(folder, restore=False))
+        past = read_calls(folder, restore=False)
+        self.count = len(past)
+        self.answered = sum("reply" in e for e in past)  # calls the endpoint answered, this run's earlier ones too
 
     def record(self, entry: dict[str, Any]) -> None:
         messages = [self._stored(m) for m in entry.get("messages", [])]
@@ -46,6 +48,7 @@ class Transcript:
             f.flush()
             os.fsync(f.fileno())
         self.count += 1
+        self.answered += "reply" in entry
 
     def _stored(self, message: dict[str, str]) -> dict[str, str]:
         content = message["content"]

@@ -82,7 +82,6 @@ class LlmStrategy:
         self.partner_turns = 0                       # asks left to the partner after a failed call
         self.notes: list[str] = []                   # said in the next call (unreadable answer, repeats)
         self.outside: list[tuple[dict, Any, list[str]]] = []  # the last call's genomes outside the space, and why
-        self.answered = 0                            # calls that gave at least one genome
 
     # -- ask/tell ----------------------------------------------------------------------------
     def ask(self, n: int) -> list[Proposal]:
@@ -141,8 +140,9 @@ class LlmStrategy:
             error = self.chat.endpoint.masked(str(exc))
             entry["error"] = error
             self.transcript.record(entry)
-            if exc.fatal or self.answered == 0:
-                # nothing this endpoint said yet: a wrong URL, key or model, not a passing fault
+            if exc.fatal or self.transcript.answered == 0:
+                # the endpoint never answered this run (its earlier sessions included): a wrong URL,
+                # key or model, not a passing fault; one that has answered is only failing for now
                 raise UserError(f"--strategy llm: {error} (call {call}; llm/calls.jsonl keeps it)") from None
             self._hand_to_partner(call, f"failed: {error}")
             return
@@ -190,7 +190,6 @@ class LlmStrategy:
         if not fresh:
             self._hand_to_partner(call, f"no new genome ({len(repeats)} repeats of {len(suggestions)})")
             return
-        self.answered += 1
         usage = reply.usage.get("total_tokens")
         self._say(f"call {call}: {len(fresh)} genomes in {reply.seconds:.1f} s"
                   + (f", {len(repeats)} repeats left out" if repeats else "")

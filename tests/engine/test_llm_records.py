@@ -49,6 +49,20 @@ def test_an_answer_without_genomes_says_what_it_held_instead(text, message):
         parse_reply(text, SPACE)
 
 
+@pytest.mark.parametrize("text", [
+    # a reasoning model's thoughts left in the answer, with a draft inside them
+    ('<think>The default is {"BLOCK_H": 64}; a draft: {"genomes": [{"params": {"BLOCK_H": 16}}]}</think>\n'
+     '{"genomes": [{"params": {"NUM_WARPS": 8}}, {"params": {"BLOCK_K": 64}}]}'),
+    # prose that quotes the defaults, or a gene's values, before the answer
+    'Default is {"BLOCK_H": 64}. Proposals:\n{"genomes": [{"params": {"NUM_WARPS": 8}}, {"params": {"BLOCK_K": 64}}]}',
+    ('Using {} as the base, BLOCK_K takes [32, 64, 128].\n```json\n'
+     '{"genomes": [{"params": {"NUM_WARPS": 8}}, {"params": {"BLOCK_K": 64}}]}\n```'),
+], ids=["think", "quoted-defaults", "quoted-values"])
+def test_the_answer_is_the_genome_list_not_json_quoted_before_it(text):
+    (one, two) = parse_reply(text, SPACE)
+    assert (one.params["NUM_WARPS"], two.params["BLOCK_K"]) == (8, 64)
+
+
 def test_an_answer_nested_deeper_than_json_reads_is_unreadable_not_a_crash():
     with pytest.raises(UnreadableReply, match="the JSON at character 10 is nested too deeply to read"):
         parse_reply("I propose " + "[" * 5000, SPACE)  # a model caught in a loop

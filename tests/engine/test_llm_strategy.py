@@ -147,6 +147,19 @@ def test_a_later_server_error_lets_the_partner_propose_and_the_llm_is_asked_agai
     assert "HTTP 500: overloaded" in read_calls(tmp_path / "llm")[1]["error"]
 
 
+def test_a_resumed_runs_first_call_failing_for_now_lets_the_partner_propose(tmp_path):
+    """The endpoint answered this run before (its transcript says so): a 500 at the resumed
+    session's first call is a passing fault, not a wrong URL, key or model that stops the run."""
+    with ChatEndpoint(lambda body: genomes_answer({"BLOCK_H": 32})) as endpoint:
+        evaluate(strategy(tmp_path, endpoint, batch=1), 1)
+    answers = iter([(500, "overloaded"), genomes_answer({"NUM_WARPS": 8})])
+    with ChatEndpoint(lambda body: next(answers)) as endpoint:
+        resumed = strategy(tmp_path, endpoint, batch=1)  # the same transcript folder: a resume
+        asked = evaluate(resumed, 2)
+    assert [p.operator for p in asked] == ["random", "llm:3"]
+    assert "HTTP 500: overloaded" in read_calls(tmp_path / "llm")[1]["error"]
+
+
 def test_a_200_answer_that_is_no_chat_completion_is_a_failed_call_not_a_crash(tmp_path):
     # a proxy's error page, an object whose choice holds no message: the openai client takes
     # either without complaint
