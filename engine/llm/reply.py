@@ -35,7 +35,10 @@ class UnreadableReply(ValueError):
     """The answer holds no JSON genome list; the message says what was found instead."""
 
 
-def parse_reply(text: str, space: Space) -> list[Suggestion]:
+def parse_reply(text: str, space: Space, skipped: list[str] | None = None) -> list[Suggestion]:
+    """The genomes of an answer. An item that is no genome at all (not an object, params or code
+    not objects) is left out and said in ``skipped`` where the answer holds others; an answer of
+    no readable item is unreadable."""
     data = _answer_json(_REASONING.sub("", text), space)
     items = data.get("genomes") if isinstance(data, dict) else data
     if isinstance(data, dict) and items is None:
@@ -43,21 +46,28 @@ def parse_reply(text: str, space: Space) -> list[Suggestion]:
     if not isinstance(items, list):
         raise UnreadableReply('expected {"genomes": [...]}; the JSON found has keys '
                               f"{sorted(data) if isinstance(data, dict) else type(data).__name__}")
-    suggestions = []
+    suggestions, unread = [], []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise UnreadableReply(f"genomes[{i}] is a {type(item).__name__}, not an object")
+            unread.append(f"genomes[{i}] is a {type(item).__name__}, not an object")
+            continue
         params = item["params"] if "params" in item else {k: v for k, v in item.items() if k not in _NOTES}
         if not isinstance(params, dict):
-            raise UnreadableReply(f"genomes[{i}] has no params object")
+            unread.append(f"genomes[{i}] has no params object")
+            continue
         code = item.get("code")
         if code is not None and not isinstance(code, dict):
-            raise UnreadableReply(f"genomes[{i}].code is a {type(code).__name__}, not an object of region texts")
+            unread.append(f"genomes[{i}].code is a {type(code).__name__}, not an object of region texts")
+            continue
         merged = space.default_params()
         merged.update({name: _typed(space, name, value) for name, value in params.items()})
         parent = item.get("from")
         suggestions.append(Suggestion(merged, str(item.get("why", ""))[:2000],
                                       parent if isinstance(parent, str) else None, code or None))
+    if unread and not suggestions:
+        raise UnreadableReply("; ".join(unread[:5]))
+    if skipped is not None:
+        skipped.extend(unread)
     return suggestions
 
 

@@ -153,8 +153,9 @@ class LlmStrategy:
             raise
         entry.update(reply=reply.text, model=reply.model, finish_reason=reply.finish_reason,
                      seconds=round(reply.seconds, 3), usage=reply.usage)
+        skipped: list[str] = []
         try:
-            suggestions = parse_reply(reply.text, self.space)
+            suggestions = parse_reply(reply.text, self.space, skipped)
         except UnreadableReply as exc:
             cut = reply.finish_reason == "length"
             entry["unreadable"] = str(exc) + (" (the answer was cut at the token limit)" if cut else "")
@@ -181,6 +182,10 @@ class LlmStrategy:
                 self.outside.append((s.params, s.code, problems))
         entry["proposed"] = [{"params": self._changed(s.params), "code": s.code, "from": s.parent, "why": s.why,
                               "repeat": any(s is r for r in repeats)} for s in suggestions]
+        if skipped:  # items that were no genome at all: left out, and the model is told which
+            entry["skipped"] = skipped
+            self.notes.append(f"Of your call {call}, these items could not be read and were left out: "
+                              + "; ".join(skipped[:5]) + ".")
         self.transcript.record(entry)
         self.queue.extend(fresh)
         if repeats:

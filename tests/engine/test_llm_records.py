@@ -63,6 +63,14 @@ def test_the_answer_is_the_genome_list_not_json_quoted_before_it(text):
     assert (one.params["NUM_WARPS"], two.params["BLOCK_K"]) == (8, 64)
 
 
+def test_an_item_that_is_no_genome_is_left_out_and_said_and_the_others_are_read():
+    skipped: list[str] = []
+    text = '{"genomes": [{"params": {"NUM_WARPS": 8}}, {"params": [1, 2]}, 7, {"params": {"BLOCK_K": 64}}]}'
+    (one, two) = parse_reply(text, SPACE, skipped)
+    assert (one.params["NUM_WARPS"], two.params["BLOCK_K"]) == (8, 64)
+    assert skipped == ["genomes[1] has no params object", "genomes[2] is a int, not an object"]
+
+
 def test_an_answer_nested_deeper_than_json_reads_is_unreadable_not_a_crash():
     with pytest.raises(UnreadableReply, match="the JSON at character 10 is nested too deeply to read"):
         parse_reply("I propose " + "[" * 5000, SPACE)  # a model caught in a loop

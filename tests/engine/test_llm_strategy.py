@@ -147,6 +147,18 @@ def test_a_later_server_error_lets_the_partner_propose_and_the_llm_is_asked_agai
     assert "HTTP 500: overloaded" in read_calls(tmp_path / "llm")[1]["error"]
 
 
+def test_an_answer_with_one_item_that_is_no_genome_keeps_the_others_and_tells_the_model(tmp_path):
+    answers = iter(['{"genomes": [{"params": {"BLOCK_H": 32}}, {"params": "BLOCK_K=64"}, {"params": {"NUM_WARPS": 8}}]}',
+                    genomes_answer({"BLOCK_K": 64})])
+    with ChatEndpoint(lambda body: next(answers)) as endpoint:
+        asked = evaluate(strategy(tmp_path, endpoint, batch=1), 3)
+    assert [p.operator for p in asked] == ["llm:1", "llm:1", "llm:2"]
+    first, second = read_calls(tmp_path / "llm")
+    assert first["skipped"] == ["genomes[1] has no params object"] and len(first["proposed"]) == 2
+    assert "these items could not be read and were left out: genomes[1] has no params object" in (
+        second["messages"][2]["content"])
+
+
 def test_a_resumed_runs_first_call_failing_for_now_lets_the_partner_propose(tmp_path):
     """The endpoint answered this run before (its transcript says so): a 500 at the resumed
     session's first call is a passing fault, not a wrong URL, key or model that stops the run."""
