@@ -29,7 +29,7 @@ from engine.llm.client import ChatClient, Endpoint, LlmError
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
 from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, note_session,
-                               open_run, searched_space, set_build_target, set_e2e)
+                               open_run, searched_space, set_build_target, set_e2e, write_whole)
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -429,9 +429,7 @@ def cmd_evolve(args) -> int:
     # run.json, and a resume reads the config no other process is writing
     with run_lock(run_dir):
         config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
-        # a journal's path noted whole: a resume may start in another working directory
-        storage = args.storage if not args.storage or "://" in args.storage else str(Path(args.storage).resolve())
-        config = note_session(run_dir, objectives, args.budget, storage)
+        config = note_session(run_dir, objectives, args.budget, args.storage)
         try:
             return _evolve(args, template, space, run_dir, config, objectives, deadline)
         except UserError:
@@ -497,10 +495,9 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
                           e2e=config.e2e, ask_ahead=args.ask_ahead, deadline=deadline)
         loop.restore(records)
         loop.run()
-        if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time, never half
-            partial = run_dir / "pareto.json.tmp"
-            partial.write_text(json.dumps({"objectives": objectives, "front": loop.pareto()}, indent=1) + "\n")
-            os.replace(partial, run_dir / "pareto.json")
+        if len(objectives) > 1:  # derived from the Parquet rows; rewritten whole each time
+            write_whole(run_dir / "pareto.json",
+                        json.dumps({"objectives": objectives, "front": loop.pareto()}, indent=1) + "\n", "the Pareto front")
     finally:
         runner.stop()
     show(run_dir, sys.stdout)

@@ -393,14 +393,11 @@ def build_cubins(table: dict[str, Any], sources: dict[str, str], run_dir: Path,
         return {"built": False, "why": "nvcc is not on PATH here: build each source as the README says"}, binaries
     nvcc = nvcc_version()
     cache = run_dir / "cubins" if (run_dir / "cubins").is_dir() else BUILD_CACHE
-    try:
-        return _build_each(table, sources, run_dir, timed, cache, nvcc, binaries)
-    except OSError as exc:  # a cache that cannot be made or written: no traceback, nothing half-exported
+    try:  # made here, as `engine compile` makes its --cache: one line, and nothing exported yet
+        cache.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
         raise UserError(f"{cache}: cannot use the build cache ({exc.strerror or exc}); run export from a "
                         "folder where build/ can be made and written") from None
-
-
-def _build_each(table, sources, run_dir, timed, cache, nvcc, binaries):
     for gid, k in table["kernels"].items():
         build = compile_cuda(sources[k["source"]], cache)
         if not build.ok:

@@ -124,7 +124,10 @@ def check_resume(run_dir: Path, template: Template, fixed: dict | None = None,
 
 def note_session(run_dir: Path, objectives: tuple[str, ...], budget: int, storage: str | None) -> RunConfig:
     """What this session of the run minimises, the budget it runs to and its Optuna storage, noted
-    in run.json for the next ``--resume`` to take where the command leaves them out."""
+    in run.json for the next ``--resume`` to take where the command leaves them out (a journal's
+    path whole: the resume may start in another working directory)."""
+    if storage and "://" not in storage:
+        storage = str(Path(storage).resolve())
     config = read_config(run_dir)
     noted = replace(config, objectives=list(objectives), budget=budget, storage=storage or "")
     if noted != config:
@@ -136,15 +139,20 @@ def write_config(run_dir: Path, config: RunConfig) -> None:
     """``run.json``: the run's config, whole (read back by ``read_config``). Written beside and
     renamed over the old one: a resumed run rewrites it (its GPUs, its decode-layer setting), and
     a kill in the middle of an in-place write would leave the run without a readable config."""
-    path = run_dir / "run.json"
+    write_whole(run_dir / "run.json", json.dumps(asdict(config), indent=2) + "\n", "the run's config")
+
+
+def write_whole(path: Path, text: str, what: str) -> None:
+    """``text`` as ``path``, written beside it and renamed over it: a reader, or the next command
+    after a kill, finds the old file or the new one, never half of one."""
     partial = path.with_name(path.name + ".tmp")
     try:
-        partial.write_text(json.dumps(asdict(config), indent=2) + "\n")
+        partial.write_text(text)
         os.replace(partial, path)
-    except OSError as exc:  # a full disk, something in the way: the old run.json stays as it was
+    except OSError as exc:  # a full disk, something in the way: the old file stays as it was
         with contextlib.suppress(OSError):
             partial.unlink()  # half written: of no use, and a new run's folder with it would not count as empty
-        raise UserError(f"{path}: cannot write the run's config ({exc.filename or partial}: "
+        raise UserError(f"{path}: cannot write {what} ({exc.filename or partial}: "
                         f"{exc.strerror or exc})") from None
 
 
