@@ -42,7 +42,7 @@ def parse_reply(text: str, space: Space, skipped: list[str] | None = None) -> li
     data = _answer_json(_REASONING.sub("", text), space)
     items = data.get("genomes") if isinstance(data, dict) else data
     if isinstance(data, dict) and items is None:
-        items = [data] if "params" in data or set(data) <= set(space.gene_names) else None
+        items = [data] if _one_genome(data, space) else None
     if not isinstance(items, list):
         raise UnreadableReply('expected {"genomes": [...]}; the JSON found has keys '
                               f"{sorted(data) if isinstance(data, dict) else type(data).__name__}")
@@ -73,21 +73,29 @@ def parse_reply(text: str, space: Space, skipped: list[str] | None = None) -> li
 
 # a reasoning model's thoughts, which servers without a reasoning parser leave in the answer: any
 # JSON there is a draft or a quote of the defaults, not the answer
-_REASONING = re.compile(r"<think>.*?</think>", re.S)
+_REASONING = re.compile(r"<think>.*?</think>", re.DOTALL)
 
 
 def _answer_json(text: str, space: Space) -> Any:
     """The answer among the JSON values of ``text``: the first object with "genomes", else the first
     list, else the first non-empty object of genes or with "params", else the first value at all.
     (Prose before the answer may quote JSON: the defaults, a gene's values.)"""
-    found = list(_json_values(text))
+    found = []
+    for value in _json_values(text):
+        if isinstance(value, dict) and "genomes" in value:
+            return value  # the asked form: nothing after it is read
+        found.append(value)
     if not found:
         snippet = " ".join(text.split())[:200]
         raise UnreadableReply(f"no JSON object in the answer: {snippet!r}" if snippet else "the answer is empty")
-    genes = set(space.gene_names)
-    ranked = ([v for v in found if isinstance(v, dict) and "genomes" in v] + [v for v in found if isinstance(v, list)]
-              + [v for v in found if isinstance(v, dict) and v and ("params" in v or set(v) <= genes)])
+    ranked = [v for v in found if isinstance(v, list)] + [v for v in found if isinstance(v, dict) and v
+                                                          and _one_genome(v, space)]
     return (ranked or found)[0]
+
+
+def _one_genome(data: dict, space: Space) -> bool:
+    """An answer that is a single genome: an item with params, or an object of genes alone."""
+    return "params" in data or set(data) <= set(space.gene_names)
 
 
 def _json_values(text: str):
