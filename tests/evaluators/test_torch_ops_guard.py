@@ -83,10 +83,20 @@ def test_what_a_launcher_needs_passes_and_returns_its_result(tmp_path):
 
 
 def test_the_watch_is_only_around_the_call(tmp_path):
-    fn = watched_entry("out.copy_(q[:, :6])", tmp_path)
+    """After a call, passed, rejected or raising, no watch is left on the dispatcher: the
+    harness's own PyTorch (the reference, the checks) runs unwatched."""
+    from torch.utils._python_dispatch import _get_current_dispatch_mode
+
     q, kv, out = inputs()
-    fn(q, kv, out)
-    assert torch.equal(q @ kv.t(), torch.mm(q, kv.t()))  # the harness's own PyTorch after the call
+    for body, raised in (("out.copy_(q[:, :6])", None), ("out.copy_(q.mul(2.0)[:, :6])", Rejection),
+                         ("raise KeyError('mine')", KeyError)):
+        fn = watched_entry(body, tmp_path / body[:5])
+        if raised is None:
+            fn(q, kv, out)
+        else:
+            with pytest.raises(raised):
+                fn(q, kv, out)
+        assert _get_current_dispatch_mode() is None, body
 
 
 def test_operators_tritons_interpreter_issues_are_not_the_candidates(tmp_path):
