@@ -13,7 +13,6 @@ import signal
 import sys
 import tempfile
 import time
-import urllib.parse
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -25,7 +24,7 @@ from engine.faults import FaultInjector
 from engine.objectives import parse_objectives
 from engine.genome import Genome, InvalidGenome, code_violations, complete, parse_params
 from engine.llm.brief import build_brief
-from engine.llm.client import ChatClient, Endpoint, LlmError
+from engine.llm import options as llm_options
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
 from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, note_session,
@@ -69,11 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
                          "being timed, and with --ask-ahead the next, being built) finish and are recorded, and "
                          "--resume continues the run (the PyTorch path and the default genomes, every run's "
                          "baselines, always run)")
-    ev.add_argument("--strategy", choices=sorted([*STRATEGIES, "llm"]), default="tpe",
+    ev.add_argument("--strategy", choices=sorted([*STRATEGIES, "llm"]),
                     help="default tpe: fewest evaluations to near the best in the recorded H200 sweep; "
-                         "llm: an OpenAI-compatible endpoint proposes (see the --llm-* options)")
+                         "llm: an OpenAI-compatible endpoint proposes (see the --llm-* options); a resumed "
+                         "run: the strategy, seed and --llm-* options its last session ran with")
     ev.add_argument("--out", type=Path, help="run folder (default results/<template>-<time>)")
-    ev.add_argument("--seed", type=_seed, default=0, help="seed of the search (inputs are always fresh)")
+    ev.add_argument("--seed", type=_seed, help="seed of the search (default 0; inputs are always fresh)")
     ev.add_argument("--resume", action="store_true", help="continue the run in --out")
     ev.add_argument("--objectives",
                     help="comma-separated objectives to minimise: score (default), small_batch, "
@@ -159,34 +159,32 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-LLM_BATCH, LLM_PARTNER = 4, "random"  # defaults of --llm-batch and --llm-partner (given otherwise: llm only)
-
-
 def _llm_args(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("the llm strategy (every call is kept in RUN/llm/calls.jsonl)")
+    g = p.add_argument_group("the llm strategy (every call is kept in RUN/llm/calls.jsonl; a resumed run takes "
+                             "from its last session each option the command leaves out)")
     g.add_argument("--llm-model", help="the model's name at the endpoint (required with --strategy llm)")
     g.add_argument("--llm-base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "
                                           "(default: OPENAI_BASE_URL, else OpenAI's)")
-    g.add_argument("--llm-api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+    g.add_argument("--llm-api-key-env", metavar="VAR",
                    help="the environment variable that holds the key (default OPENAI_API_KEY; never recorded)")
-    g.add_argument("--llm-batch", type=_positive, default=LLM_BATCH, metavar="N",
-                   help="genomes asked of each call (default %(default)s)")
+    g.add_argument("--llm-batch", type=_positive, metavar="N",
+                   help=f"genomes asked of each call (default {llm_options.DEFAULTS['llm_batch']})")
     g.add_argument("--llm-calls", type=_positive, metavar="N",
                    help="calls in the run, after which --llm-partner alone proposes (default: no limit)")
     g.add_argument("--llm-patience", type=_positive, metavar="N",
                    help="calls in a row without a new best from the LLM, after which the partner alone "
                         "proposes (default: no limit)")
-    g.add_argument("--llm-partner", choices=sorted(STRATEGIES), default=LLM_PARTNER,
+    g.add_argument("--llm-partner", choices=sorted(STRATEGIES),
                    help="proposes when the LLM does not: after --llm-calls, or after a failed call "
                         "(default random; tpe makes LLM-seeded Bayesian search)")
-    g.add_argument("--llm-context", action="append", type=Path, default=[], metavar="FILE",
+    g.add_argument("--llm-context", action="append", type=Path, metavar="FILE",
                    help="another file the LLM is shown (repeatable), beside the hardware and model sheets "
                         "of context/, the template and its space")
     g.add_argument("--llm-temperature", type=float, help="sampling temperature (default: the server's)")
     g.add_argument("--llm-max-tokens", type=_positive, metavar="N", help="answer length limit (default: the server's)")
     g.add_argument("--llm-extra", metavar="JSON", help='more request fields as a JSON object, e.g. '
                                                        '\'{"reasoning_effort": "high"}\'')
-    g.add_argument("--llm-timeout-s", type=_seconds, default=300.0, help="limit per call (default 300)")
+    g.add_argument("--llm-timeout-s", type=_seconds, help="limit per call (default 300)")
 
 
 def _device_args(p: argparse.ArgumentParser) -> None:
@@ -283,8 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # only evolve has results on disk to go on from; the other commands just stop
         said = "stopped"
         if args.command == "evolve":
-            again = " and the same --strategy llm --llm-* options" if args.strategy == "llm" else ""
-            said = f"results so far are on disk (continue with --resume{again})"
+            said = "results so far are on disk (continue with --resume)"
         print(f"engine: interrupted; {said}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `... | head`: the reader left; nothing is wrong with the run
@@ -404,21 +401,37 @@ def cmd_evolve(args) -> int:
         raise UserError(f"--inject-faults {args.inject_faults}: a rate between 0 and 1")
     given = parse_objectives(args.objectives) if args.objectives is not None else None
     args.storage_named = bool(args.storage)  # on the command line, rather than the run's own
-    _check_llm_args(args)
-    numeric = _numeric_strategy(args)
-    if args.storage and numeric not in OPTUNA_STRATEGIES:
-        raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     run_dir = args.out or default_run_dir(template)
     fixed = _fixed_genes(space, args.fix) if args.fix else None
     fresh = not args.resume and is_unused(run_dir)
     # checked before the lock too: a refused run leaves the folder as it found it, without a lock file
     if args.resume:
         recorded = check_resume(run_dir, template, fixed, args.e2e, given)
-        # what the command leaves out, the run's own: a resume after --time-limit goes on to the
-        # same budget, over the same objectives, in the same Optuna study
+        # what the command leaves out, the run's own: a resume after --time-limit or Ctrl-C goes on
+        # to the same budget, over the same objectives, in the same Optuna study, with the search
+        # (and the LLM endpoint) its last session had
         given = given or tuple(recorded.objectives) or None
         args.budget = args.budget or recorded.budget or None
         args.storage = args.storage or recorded.storage or None
+        search = recorded.search or {"strategy": recorded.strategy, "seed": recorded.seed}
+        where = str(run_dir / "run.json")
+        if args.strategy is None:
+            args.strategy = search.get("strategy")
+            if args.strategy not in (*STRATEGIES, "llm"):
+                raise UserError(f"{where}: search.strategy {args.strategy!r} is no strategy of this engine; "
+                                "name one with --strategy")
+        if args.seed is None:
+            args.seed = search.get("seed")
+            if not isinstance(args.seed, int) or isinstance(args.seed, bool) or not 0 <= args.seed < 2**32:
+                raise UserError(f"{where}: search.seed {args.seed!r} is not a seed; name one with --seed")
+        if args.strategy == "llm":
+            llm_options.take_recorded(args, search.get("llm", {}), where)
+    args.strategy = args.strategy or "tpe"
+    args.seed = 0 if args.seed is None else args.seed
+    llm_options.check(args)
+    numeric = _numeric_strategy(args)
+    if args.storage and numeric not in OPTUNA_STRATEGIES:
+        raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     objectives = given or ("score",)
     args.budget = args.budget or 150
     if numeric == "cmaes" and len(objectives) > 1:
@@ -429,7 +442,8 @@ def cmd_evolve(args) -> int:
     # run.json, and a resume reads the config no other process is writing
     with run_lock(run_dir):
         config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
-        config = note_session(run_dir, objectives, args.budget, args.storage)
+        search = {"strategy": args.strategy, "seed": args.seed, "llm": llm_options.noted(args)}
+        config = note_session(run_dir, objectives, args.budget, args.storage, search)
         try:
             return _evolve(args, template, space, run_dir, config, objectives, deadline)
         except UserError:
@@ -466,7 +480,7 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
     except StorageError as exc:
         where = "--storage" if args.storage_named else "the run's Optuna storage"
         raise UserError(f"{where}: {exc}") from None
-    chat = _llm_client(args) if args.strategy == "llm" else None  # a missing openai package: before any worker
+    chat = llm_options.client(args) if args.strategy == "llm" else None  # a missing openai package: before any worker
     integrity = HarnessIntegrity()
     runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
     config = set_build_target(run_dir, runner.build_target)  # before the first row: export builds as timed
@@ -507,80 +521,6 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
 def _numeric_strategy(args) -> str:
     """The strategy made by name: --strategy, or with the llm strategy its partner."""
     return args.llm_partner if args.strategy == "llm" else args.strategy
-
-
-def _check_llm_args(args) -> None:
-    given = [f"--{name.replace('_', '-')}" for name in ("llm_model", "llm_base_url", "llm_calls", "llm_patience",
-                                                         "llm_temperature",
-                                                         "llm_max_tokens", "llm_extra")
-             if getattr(args, name) is not None] + (["--llm-context"] if args.llm_context else [])
-    given += [flag for flag, changed in (("--llm-partner", args.llm_partner != LLM_PARTNER),
-                                         ("--llm-batch", args.llm_batch != LLM_BATCH)) if changed]
-    if args.strategy != "llm":
-        if given:
-            raise UserError(f"{', '.join(given)} apply to --strategy llm, not to {args.strategy}")
-        return
-    if not args.llm_model:
-        raise UserError("--strategy llm needs --llm-model, the model's name at the endpoint")
-    missing = [str(p) for p in args.llm_context if not p.is_file()]
-    if missing:
-        raise UserError(f"--llm-context: no such file {', '.join(missing)}")
-    if args.llm_temperature is not None and not 0.0 <= args.llm_temperature <= 2.0:
-        raise UserError(f"--llm-temperature {args.llm_temperature}: between 0 and 2")
-    _llm_extra(args.llm_extra)
-    _check_llm_endpoint(args.llm_base_url, args.llm_api_key_env)
-
-
-def _check_llm_endpoint(base_url: str | None, key_env: str) -> None:
-    """The endpoint's URL and key as the openai client will take them, checked now: else the run
-    finds them wrong only at its first call, after the reference and the default genome."""
-    source = "--llm-base-url"
-    if base_url is None and "OPENAI_BASE_URL" in os.environ:
-        source, base_url = "OPENAI_BASE_URL", os.environ["OPENAI_BASE_URL"]  # the client's own fallback
-    if base_url is not None:
-        parts = urllib.parse.urlsplit(base_url)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise UserError(f"{source} {base_url!r}: not an http(s) URL, e.g. http://127.0.0.1:8000/v1")
-    if not key_env:
-        raise UserError("--llm-api-key-env '': the name of an environment variable that holds the key")
-    key = os.environ.get(key_env, "")
-    if key and not (key.isascii() and key.isprintable() and key == key.strip()):
-        # an HTTP header takes visible ASCII only: the call would fail on the key's bytes, not the
-        # server's answer (a key read from a file with Windows line endings ends in "\r")
-        raise UserError(f"{key_env}: the key has a character an HTTP header cannot carry (whitespace, "
-                        f"a control or non-ASCII character; a line ending read from a file?); not shown")
-    if not key:
-        # a local server ignores the key (unset is fine); a variable named on purpose, or OpenAI's own
-        # API, is meant to give one
-        if key_env != "OPENAI_API_KEY":
-            raise UserError(f"--llm-api-key-env {key_env}: that environment variable is not set or empty")
-        if base_url is None:
-            raise UserError("OPENAI_API_KEY is not set, and OpenAI's API (no --llm-base-url, no OPENAI_BASE_URL) "
-                            "needs a key; name a local server with --llm-base-url")
-
-
-def _llm_extra(text: str | None) -> dict:
-    if text is None:
-        return {}
-    try:
-        extra = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UserError(f"--llm-extra: not valid JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(extra, dict):
-        raise UserError("--llm-extra: a JSON object of request fields, e.g. '{\"top_p\": 0.9}'")
-    taken = sorted(set(extra) & {"model", "messages", "stream", "n"})
-    if taken:
-        raise UserError(f"--llm-extra: {taken} are the strategy's to set")
-    return extra
-
-
-def _llm_client(args) -> ChatClient:
-    endpoint = Endpoint(args.llm_model, args.llm_base_url, args.llm_api_key_env, args.llm_temperature,
-                        args.llm_max_tokens, args.llm_timeout_s, extra=_llm_extra(args.llm_extra))
-    try:
-        return ChatClient(endpoint)
-    except LlmError as exc:
-        raise UserError(str(exc)) from None
 
 
 def _genome_arg(space, template: Template, genome_arg: str | None, code_arg: Path | None = None) -> Genome:

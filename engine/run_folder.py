@@ -43,6 +43,8 @@ class RunConfig:
     objectives: list = field(default_factory=list)
     budget: int = 0
     storage: str = ""
+    # the search its last session ran: strategy, seed and the --llm-* options (engine/llm/options.py)
+    search: dict = field(default_factory=dict)
 
 
 def file_hash(path: Path) -> str:
@@ -122,14 +124,17 @@ def check_resume(run_dir: Path, template: Template, fixed: dict | None = None,
     return config
 
 
-def note_session(run_dir: Path, objectives: tuple[str, ...], budget: int, storage: str | None) -> RunConfig:
-    """What this session of the run minimises, the budget it runs to and its Optuna storage, noted
-    in run.json for the next ``--resume`` to take where the command leaves them out (a journal's
-    path whole: the resume may start in another working directory)."""
+def note_session(run_dir: Path, objectives: tuple[str, ...], budget: int, storage: str | None,
+                 search: dict | None = None) -> RunConfig:
+    """What this session of the run minimises, the budget it runs to, its Optuna storage and its
+    search (strategy, seed, LLM options), noted in run.json for the next ``--resume`` to take
+    where the command leaves them out (a journal's path whole: the resume may start in another
+    working directory). ``strategy`` and ``seed`` themselves stay the run's first."""
     if storage and "://" not in storage:
         storage = str(Path(storage).resolve())
     config = read_config(run_dir)
-    noted = replace(config, objectives=list(objectives), budget=budget, storage=storage or "")
+    noted = replace(config, objectives=list(objectives), budget=budget, storage=storage or "",
+                    search=dict(search or {}))
     if noted != config:
         write_config(run_dir, noted)
     return noted

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from engine.store.reader import read_records
+from tests.cli_in_process import run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -93,9 +94,22 @@ def test_a_run_resumed_with_another_strategy_says_so_and_its_rows_record_it(tmp_
                    "--out", str(out), "--resume")
     assert other.returncode == 0, other.stderr
     assert "resumed with --strategy exhaustive --seed 3; the run began with random, seed 0" in other.stderr
+    # a resume that names no strategy goes on with the last session's search, not the default tpe
+    again = engine("evolve", small, "--budget", "3", "--device", "cpu", "--out", str(out), "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "resumed with --strategy exhaustive --seed 3; the run began with random, seed 0" in again.stderr
     strategies = [r["strategy"] for r in read_records(out) if r["kind"] == "genome"]
-    assert strategies == ["random", "exhaustive"]
-    assert json.loads((out / "run.json").read_text())["strategy"] == "random"
+    assert strategies == ["random", "exhaustive", "exhaustive"]
+    config = json.loads((out / "run.json").read_text())
+    assert config["strategy"] == "random" and config["search"] == {"strategy": "exhaustive", "seed": 3, "llm": {}}
+    # a damaged note is named, and the run is left as it was
+    rows = read_records(out)
+    for field, value, said in [("strategy", "annealing", "search.strategy 'annealing' is no strategy of this engine"),
+                               ("seed", -1, "search.seed -1 is not a seed")]:
+        (out / "run.json").write_text(json.dumps(config | {"search": config["search"] | {field: value}}))
+        refused = run_cli("evolve", small, "--budget", "4", "--device", "cpu", "--out", str(out), "--resume")
+        assert refused.returncode == 2 and refused.stderr == f"engine: error: {out / 'run.json'}: {said}; name one with --{field}\n"
+    assert read_records(out) == rows
 
 
 def test_a_run_out_of_time_keeps_its_baselines_and_resume_continues_it(tmp_path):

@@ -72,6 +72,16 @@ def test_an_llm_proposes_through_a_real_endpoint_and_every_call_is_on_record(tmp
     assert "no hardware sheet" in calls[0]["messages"][1]["content"]  # a CPU run: no GPU sheet to show
     shown = engine("show", str(out))
     assert "llm: 3 calls to test-model (0 failed, 0 unreadable), 4 genomes proposed (0 repeats)" in shown.stdout
+    # run.json keeps the options a resume takes when the command leaves them out (the key's variable, no key)
+    config = json.loads((out / "run.json").read_text())
+    noted = config["search"]["llm"]
+    assert config["search"]["seed"] == 5 and noted["llm_model"] == "test-model" and noted["llm_batch"] == 2
+    assert noted["llm_base_url"] == endpoint.base_url and noted["llm_api_key_env"] == "OPENAI_API_KEY"
+    config["search"]["llm"]["llm_batch"] = "two"
+    (out / "run.json").write_text(json.dumps(config))
+    damaged = refused("evolve", SMALL, "--resume", "--device", "cpu", "--out", str(out))
+    assert damaged.returncode == 2, damaged.stderr
+    assert damaged.stderr == f"engine: error: {out / 'run.json'}: search.llm.llm_batch 'two' is not a value of --llm-batch\n"
 
 
 def test_llm_options_are_checked_before_anything_runs(tmp_path):
