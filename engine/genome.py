@@ -297,9 +297,30 @@ def code_violations(code: Mapping[str, Any], regions: Mapping[str, str]) -> list
     unknown = sorted(set(code) - set(regions))
     if unknown:
         problems.append(f"unknown code regions {unknown} (the template's: {sorted(regions) or 'none'})")
-    problems += [f"code region {name}: text must be a string, not {type(text).__name__}"
-                 for name, text in code.items() if not isinstance(text, str)]
+    for name, text in code.items():
+        if not isinstance(text, str):
+            problems.append(f"code region {name}: text must be a string, not {type(text).__name__}")
+        elif (bad := _unwritable(text)) is not None:
+            problems.append(f"code region {name}: {bad}")
     return problems
+
+
+def _unwritable(text: str) -> str | None:
+    """What in the text no source file can hold: a lone surrogate (JSON's "\\ud800" decodes to one)
+    has no UTF-8 bytes, and a NUL ends the text for nvcc and Python's compiler alike. Caught
+    here, the genome is invalid with the reason; else its render fails with a traceback."""
+    try:
+        text.encode("utf-8")
+        if "\0" not in text:
+            return None
+    except UnicodeEncodeError:
+        pass
+    for at, char in enumerate(text):
+        if "\ud800" <= char <= "\udfff":
+            return f"text has a lone surrogate (U+{ord(char):04X}) at character {at}, which no UTF-8 file can hold"
+        if char == "\0":
+            return f"text has a NUL character at character {at}"
+    return None
 
 
 def canonical_code(code: Mapping[str, str] | None) -> str:

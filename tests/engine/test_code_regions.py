@@ -84,6 +84,14 @@ def test_a_genome_rewrites_only_the_regions_its_template_has_and_without_code_ke
         Genome.make(space, params, template.content_hash, {"epilogue": "x"}, template.regions)
     with pytest.raises(InvalidGenome, match="code region online_softmax: text must be a string, not int"):
         Genome.make(space, params, template.content_hash, {"online_softmax": 3}, template.regions)
+    # what no source file can hold is refused with the place, not met as a traceback at render
+    for text, said in [("x = 1  # \ud83d\n", r"lone surrogate \(U\+D83D\) at character 9"),
+                       ("x = 1\0\n", "NUL character at character 5")]:
+        with pytest.raises(InvalidGenome, match=f"code region online_softmax: text has a {said}"):
+            Genome.make(space, params, template.content_hash, {"online_softmax": text}, template.regions)
+    paired = Genome.make(space, params, template.content_hash, {"online_softmax": "x = 1  # \U0001f600\n"},
+                         template.regions)
+    assert "\U0001f600" in paired.code["online_softmax"]  # a whole character outside the BMP is fine
 
 
 def test_nested_regions_are_refused_when_the_template_loads_naming_the_line(tmp_path):
