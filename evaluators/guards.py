@@ -167,18 +167,23 @@ def _root_name(func: ast.AST) -> str | None:
 
 # -- runtime guards -------------------------------------------------------------------------
 
-def fingerprint(tensors: tuple[torch.Tensor, ...], chunk: int = 1 << 25) -> list[tuple[int, ...]]:
-    """Content fingerprints: per tensor, the sum and a position-weighted sum of its bytes read
-    as 64-bit words (wrapping), in chunks so that a 19 GB cache needs no 19 GB temporary."""
+def fingerprint(tensors: tuple[torch.Tensor, ...], key: int, chunk: int = 1 << 25) -> list[tuple[int, ...]]:
+    """Content fingerprints: per tensor, the sum and a weighted sum of its bytes read as 64-bit
+    words (wrapping), in chunks so that a 19 GB cache needs no 19 GB temporary. The weights are
+    drawn from ``key``, a secret the harness draws for each guarded call: with weights a
+    candidate could know (their positions, as before), a write could be paid back in two words
+    of a row no index reads, and the print would not change."""
     prints = []
-    for t in tensors:
+    for n, t in enumerate(tensors):
         raw = t.detach().contiguous().view(torch.uint8).flatten()
         tail = raw[raw.numel() // 8 * 8:]
         words = raw[: raw.numel() // 8 * 8].view(torch.int64)
         total = weighted = 0
         for start in range(0, words.numel(), chunk):
             part = words[start:start + chunk]
-            weights = torch.arange(start + 1, start + part.numel() + 1, device=t.device, dtype=torch.int64)
+            gen = torch.Generator(t.device).manual_seed(hash((key, n, start)) & ((1 << 63) - 1))
+            weights = torch.randint(-(1 << 62), 1 << 62, (part.numel(),), generator=gen, device=t.device,
+                                    dtype=torch.int64)
             total += int(part.sum())
             weighted += int((part * weights).sum())
         prints.append((total, weighted, int(tail.sum()) if tail.numel() else 0))

@@ -32,6 +32,9 @@ CASES = [
     ("torch_compute", "rejected_torch_compute", "torch_compute", "aten.", {"static": False}),
     ("hidden_torch", "rejected_torch_compute", "torch_compute", "computed with PyTorch", {}),
     ("timer_patch", "rejected_static", "static", "CUDA events", {}),
+    ("cached_copy", "incorrect", "bench", "out of tolerance", {}),
+    ("bench_mutation", "rejected_input_mutation", "input_mutation", "the timed calls wrote to its inputs", {}),
+    ("forged_fingerprint", "rejected_input_mutation", "input_mutation", "the call wrote to its inputs", {}),
 ]
 
 
@@ -41,7 +44,7 @@ def runner(module_worker):
 
 
 def request(faulty_request, fault, guards=None):
-    return faulty_request(fault, guards=guards or {}, bench=fault in ("none", "stop_after_verify"))
+    return faulty_request(fault, guards=guards or {}, bench=fault in ("none", "stop_after_verify", "cached_copy", "bench_mutation"))
 
 
 def test_the_honest_fixture_passes_every_guard(runner, faulty_request):

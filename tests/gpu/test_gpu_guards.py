@@ -18,14 +18,20 @@ def runner(module_worker):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("fault, status, stage", [
-    ("none", "ok", None),
-    ("host_sync", "rejected_not_capturable", "graph_capture"),
-    ("cached_copy", "rejected_below_roofline", "roofline_floor"),
-    ("stop_after_verify", "incorrect", "bench"),
+@pytest.mark.parametrize("fault, status, stage, guards", [
+    ("none", "ok", None, {}),
+    ("host_sync", "rejected_not_capturable", "graph_capture", {}),
+    # the graph is replayed on new values in the memory it was captured on: a copy of the answer
+    # to the inputs it saw is the wrong answer
+    ("cached_copy", "incorrect", "bench", {}),
+    ("bench_mutation", "rejected_input_mutation", "input_mutation", {}),
+    ("stop_after_verify", "incorrect", "bench", {}),
+    # the floor guard, for what may yet get past the checks: an honest kernel held under a floor
+    # set a thousand times the physical one
+    ("none", "rejected_below_roofline", "roofline_floor", {"floor_scale": 1000.0}),
 ])
-def test_gpu_only_guards(runner, faulty_request, fault, status, stage):
-    result = runner.evaluate(faulty_request(fault, device_kind="cuda", bench=True))
+def test_gpu_only_guards(runner, faulty_request, fault, status, stage, guards):
+    result = runner.evaluate(faulty_request(fault, device_kind="cuda", bench=True, guards=guards))
     assert (result["status"], result["stage"]) == (status, stage), result["error"]
 
 
