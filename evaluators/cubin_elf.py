@@ -32,6 +32,13 @@ def kernel_code_bytes(cubin: Path) -> dict[str, int]:
     return {name.removeprefix(".text."): size for name, size, _ in _sections(cubin) if name.startswith(".text.")}
 
 
+def device_variables(cubin: Path) -> dict[str, int]:
+    """Bytes of device variables (``.nv.global``: zero-initialised, ``.nv.global.init``: with a
+    value) by section: state that outlives a launch, whatever the source called it or however
+    its name was spelt past the source check (a macro pasting ``__dev`` and ``ice__``)."""
+    return {name: size for name, size, _ in _sections(cubin) if name in (".nv.global", ".nv.global.init") and size}
+
+
 def kernel_parameter_sizes(cubin: Path) -> dict[str, tuple[int, ...]]:
     """The bytes of each parameter, in order, by kernel (every entry function of the cubin; one
     without parameters has an empty tuple)."""

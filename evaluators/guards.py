@@ -9,6 +9,8 @@ each runs (``evaluators.harness``); this module only decides.
 from __future__ import annotations
 
 import ast
+import importlib
+import types
 
 import torch
 
@@ -36,7 +38,31 @@ FORBIDDEN_ATTRS = {
     "get_objects": "walks the garbage collector's objects (reads the harness's state)",
 }
 FORBIDDEN_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "vars", "setattr",
-                   "getattr", "delattr"}
+                   "getattr", "delattr", "breakpoint"}
+# Attributes that reach the process, its memory or the harness whatever object they hang from, and
+# the ways out of the device's memory onto the host's (where numpy, not a kernel, would compute).
+ESCAPE_ATTRS = {
+    "modules": "reads the interpreter's module table (the harness's modules)",
+    "environ": "reads the process environment",
+    "currentframe": "walks interpreter frames (reads the harness's state)",
+    "f_back": "walks interpreter frames (reads the harness's state)",
+    "f_globals": "walks interpreter frames (reads the harness's state)",
+    "f_locals": "walks interpreter frames (reads the harness's state)",
+    "tb_frame": "walks interpreter frames (reads the harness's state)",
+    "gi_frame": "walks interpreter frames (reads the harness's state)",
+    "cr_frame": "walks interpreter frames (reads the harness's state)",
+    "numpy": "copies a tensor into numpy (host arithmetic, not the kernel's)",
+    "tolist": "copies a tensor into Python lists (host arithmetic, not the kernel's)",
+    "from_numpy": "makes a tensor of host arithmetic's result",
+    "load_library": "loads native code into the process",
+    "load_inline": "builds and loads native code",
+}
+# Packages whose modules a chain of attributes may pass through: the imports a template may make.
+# torch.sys, torch.os and triton.runtime.jit.inspect are other modules, reached without an import.
+REACHABLE_PACKAGES = frozenset({"torch", "triton", "math"})
+# ... less these of torch's: other processes, native code built or loaded at run time, the network
+DENIED_MODULES = ("torch.multiprocessing", "torch.utils.cpp_extension", "torch.hub", "torch.distributed",
+                  "torch.library", "torch.utils.dlpack")
 # PyTorch compute in the host launcher: the answer would come from PyTorch, not the kernel.
 TORCH_COMPUTE = frozenset({
     "matmul", "mm", "bmm", "einsum", "softmax", "log_softmax", "logsumexp", "exp", "exp2", "sum",
@@ -56,10 +82,12 @@ def static_check_triton(source: str, entry: str) -> None:
     nodes = list(ast.walk(tree))  # walked once: the walks were most of a check's time (0.1 s a Gluon genome)
     kernels = {n.name for n in nodes if isinstance(n, ast.FunctionDef) and _is_jit(n)}
     torch_names = _torch_names(nodes)
+    modules = _module_bindings(nodes)
     for node in nodes:
         _check_imports(node)
         _check_names(node)
         _check_torch_private(node, torch_names)
+        _check_module_reach(node, modules)
     # Names bound by `from triton... import x` (gl, async_copy, warpgroup_mma, ...) are Triton's.
     triton_names = {a.asname or a.name for n in nodes
                     if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("triton") for a in n.names}
@@ -104,10 +132,80 @@ def _check_imports(node: ast.AST) -> None:
 def _check_names(node: ast.AST) -> None:
     if isinstance(node, ast.Attribute) and node.attr in FORBIDDEN_ATTRS:
         raise _reject(f".{node.attr} {FORBIDDEN_ATTRS[node.attr]}", node)
+    if isinstance(node, ast.Attribute) and node.attr in ESCAPE_ATTRS:
+        raise _reject(f".{node.attr} {ESCAPE_ATTRS[node.attr]}", node)
     if isinstance(node, ast.Name) and node.id in FORBIDDEN_CALLS:
         raise _reject(f"uses {node.id}() (dynamic code or reflection)", node)
     if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr != "__name__":
         raise _reject(f"touches dunder attribute {node.attr}", node)
+
+
+def _module_bindings(nodes: list[ast.AST]) -> dict[str, str]:
+    """Names an import binds, to the dotted path of what they name (a module or a module's attribute)."""
+    bound = {}
+    for n in nodes:
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.asname:
+                    bound[a.asname] = a.name
+                else:
+                    head = a.name.split(".")[0]
+                    bound[head] = head
+        elif isinstance(n, ast.ImportFrom) and n.module and not n.level:
+            for a in n.names:
+                bound[a.asname or a.name] = f"{n.module}.{a.name}"
+    return bound
+
+
+def _resolve(path: str) -> object:
+    """The object a dotted path names in this process (the worker has torch and Triton loaded), or
+    None where it names nothing."""
+    parts = path.split(".")
+    try:
+        obj = importlib.import_module(parts[0])
+    except ImportError:
+        return None
+    for part in parts[1:]:
+        nxt = getattr(obj, part, None)
+        if nxt is None:
+            try:
+                nxt = importlib.import_module(f"{getattr(obj, '__name__', '')}.{part}")
+            except ImportError:
+                return None
+        obj = nxt
+    return obj
+
+
+def _check_module_reach(node: ast.AST, modules: dict[str, str]) -> None:
+    """An attribute chain from an imported name (``torch.sys.modules``, ``torch.os.write``,
+    ``triton.runtime.jit.inspect``) is followed on the real modules: where it passes through a
+    module outside torch, Triton and math, it reaches what no import would be allowed to, and is
+    refused; so is an assignment to a module's attribute (a launcher changes no module's state:
+    ``torch.cuda.Event = ...``, a flag of torch's that the reference or the layer reads)."""
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+        for t in targets:
+            if isinstance(t, ast.Attribute) and _root_name(t) in modules:
+                raise _reject(f"assigns to {ast.unparse(t)}: a launcher changes no module's state", node)
+    if not isinstance(node, ast.Attribute):
+        return
+    chain = []
+    inner: ast.AST = node
+    while isinstance(inner, ast.Attribute):
+        chain.append(inner.attr)
+        inner = inner.value
+    if not isinstance(inner, ast.Name) or inner.id not in modules:
+        return
+    path = modules[inner.id]
+    for attr in reversed(chain):
+        path = f"{path}.{attr}"
+        obj = _resolve(path)
+        if isinstance(obj, types.ModuleType) and (obj.__name__.split(".")[0] not in REACHABLE_PACKAGES or any(
+                obj.__name__ == d or obj.__name__.startswith(d + ".") for d in DENIED_MODULES)):
+            raise _reject(f"{ast.unparse(node)} reaches module {obj.__name__}, which a template may not "
+                          f"import", node)
+        if obj is None:
+            return
 
 
 def _torch_names(nodes: list[ast.AST]) -> set[str]:

@@ -1,5 +1,5 @@
-"""Harness integrity: the evaluator's own files are hashed when a run starts and checked after
-every evaluation; if any changed (a candidate, or anyone, edited the measuring code), the run
+"""Harness integrity: the evaluator's own files (and the hardware sheets its roofline floor reads)
+are hashed when a run starts and checked after every evaluation; if any changed (a candidate, or anyone, edited the measuring code), the run
 stops rather than record numbers from a harness nobody reviewed."""
 
 from __future__ import annotations
@@ -14,14 +14,22 @@ class HarnessChanged(RuntimeError):
     pass
 
 
+# the hardware sheets' ceilings set the roofline floor a time is held against: measuring code too
+HARDWARE_SHEETS = (HARNESS_DIR.parent / "context" / "hardware", "*.md")
+
+
 class HarnessIntegrity:
-    def __init__(self, root: Path = HARNESS_DIR, pattern: str = "*.py"):
-        self.root, self.pattern = root, pattern
+    def __init__(self, root: Path = HARNESS_DIR, pattern: str = "*.py",
+                 also: tuple[tuple[Path, str], ...] | None = None):
+        self.watched = [(root, pattern), *(also if also is not None else
+                                           [HARDWARE_SHEETS] if root == HARNESS_DIR else [])]
         self.baseline = self._hashes()
 
     def _hashes(self) -> dict[str, str]:
-        return {str(p.relative_to(self.root)): hashlib.sha256(p.read_bytes()).hexdigest()
-                for p in sorted(self.root.rglob(self.pattern)) if "__pycache__" not in p.parts}
+        return {str(p.relative_to(root.parent) if (root, pattern) != self.watched[0] else p.relative_to(root)):
+                hashlib.sha256(p.read_bytes()).hexdigest()
+                for root, pattern in self.watched
+                for p in sorted(root.rglob(pattern)) if "__pycache__" not in p.parts}
 
     def check(self) -> None:
         now = self._hashes()

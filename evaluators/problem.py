@@ -39,8 +39,8 @@ class Tolerance:
 class Problem(Protocol):
     """What ``evaluators.harness`` calls, in this order for each workload: ``make_inputs`` (fresh,
     from a seeded generator, drawn into a reusable ``new_pool``), ``poisoned_outputs``,
-    ``expected`` (the reference, before the candidate can touch the inputs), ``call`` (the
-    candidate), then ``check`` against it. ``inputs_of`` names the tensors the candidate must not write; ``poison`` refills outputs."""
+    ``call`` (the candidate), then ``check`` against a reference computed after the call (the
+    inputs shown unchanged first). ``inputs_of`` names the tensors the candidate must not write; ``poison`` refills outputs."""
 
     name: str
 
@@ -72,6 +72,4 @@ class Problem(Protocol):
     # new values in the same memory, so that a captured graph must compute from what it reads
     def refill(self, inputs: Any, w: Workload, gen: Any, pool: Any) -> None: ...
 
-    def expected(self, inputs: Any) -> Any: ...  # the reference, taken before the candidate runs
-
-    def check(self, inputs: Any, outputs: tuple, expected: Any = None) -> tuple[str | None, dict]: ...
+    def check(self, inputs: Any, outputs: tuple) -> tuple[str | None, dict]: ...

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import select
 import signal
 import subprocess
@@ -124,8 +125,9 @@ class WorkerRunner:
             self.start()
         assert self.proc is not None and self.proc.stdin is not None
         self.stage = None
+        nonce = secrets.token_hex(16)
         try:
-            self.proc.stdin.write((json.dumps(request) + "\n").encode())
+            self.proc.stdin.write((json.dumps({**request, "nonce": nonce}) + "\n").encode())
             self.proc.stdin.flush()
         except BrokenPipeError:
             pass  # the worker is gone; _read reports how it died
@@ -133,6 +135,15 @@ class WorkerRunner:
         reply = self._read(self.timeout_s)
         if reply is None:
             return self._failed(time.monotonic() - t0)
+        if reply.pop("nonce", None) != nonce:
+            # only code running in the worker beside the harness (a candidate's launcher) can have
+            # written it; what else that process has sent or will send is not to be believed
+            stage = self.stage
+            self._restart()
+            return {"status": Status.REJECTED_FORGED_REPLY.value, "stage": stage or "reply",
+                    "error": "the worker's reply channel carried a reply without this request's nonce: "
+                             "the candidate wrote to the harness's channel", "verify": [], "workloads": [],
+                    "env": self.env}
         if reply.pop("restart", False):
             self._restart()
         return reply

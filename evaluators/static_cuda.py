@@ -10,7 +10,9 @@ and string literals are blanked first, so a word in a comment rejects nothing.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from evaluators.cubin_elf import device_variables
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -59,6 +61,16 @@ def static_check_cuda(source: str) -> None:
             end = min(len(code), code.find(";", m.start()) + 1 or len(code))
             raise _reject(source, m.start(), f"declares global state that outlives a launch: "
                                              f"{' '.join(code[m.start():end].split())[:60]!r}")
+
+
+def static_check_cubin(cubin: Path) -> None:
+    """The source check reads names; the built cubin says what the kernel keeps between launches:
+    device variables, however the source spelt them (a macro pasting ``__dev`` and ``ice__``)."""
+    found = device_variables(cubin)
+    if found:
+        raise Rejection(Status.REJECTED_STATIC, "static",
+                        f"the cubin holds device variables ({', '.join(f'{n} {b} bytes' for n, b in found.items())}): "
+                        "state that outlives a launch (a cache across calls), however the source spelt it")
 
 
 def _declares_variable(code: str, m: re.Match) -> bool:

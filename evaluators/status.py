@@ -26,3 +26,5 @@ class Status(str, Enum):
     REJECTED_BELOW_ROOFLINE = "rejected_below_roofline"    # faster than physics allows, twice
     REJECTED_HIDDEN_WORK = "rejected_hidden_work"          # device busy long after its events closed
     REJECTED_E2E_SLOWDOWN = "rejected_e2e_slowdown"        # far slower inside the decode layer than alone, twice
+    REJECTED_HARNESS_TAMPER = "rejected_harness_tamper"    # rebound a name of the harness's modules or torch's
+    REJECTED_FORGED_REPLY = "rejected_forged_reply"        # a reply on the worker's channel it did not send

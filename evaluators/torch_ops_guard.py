@@ -46,9 +46,10 @@ LAUNCHER_OPS = frozenset({
 })
 
 _TORCH_DIR = os.path.dirname(os.path.realpath(torch.__file__)) + os.sep
-# Frames of these folders are Triton's or the harness's (evaluators/), never the candidate's.
-_TRUSTED_DIRS = (os.path.dirname(os.path.realpath(triton.__file__)) + os.sep,
-                 os.path.dirname(os.path.realpath(__file__)) + os.sep)
+# Frames of Triton's folder are Triton's, never the candidate's. The harness's own folder is not
+# trusted: no harness code runs inside a candidate's call unless the candidate called it (its
+# PyTorch reference path, say, which would then compute the answer for it).
+_TRUSTED_DIRS = (os.path.dirname(os.path.realpath(triton.__file__)) + os.sep,)
 
 
 @functools.cache
@@ -62,8 +63,7 @@ def _kind(co_filename: str) -> str:
 
 
 def _origin(frame) -> tuple[str, int] | None:
-    """File and line of the innermost frame outside PyTorch, or None when that frame is Triton's
-    or the harness's."""
+    """File and line of the innermost frame outside PyTorch, or None when that frame is Triton's."""
     while frame is not None:
         kind = _kind(frame.f_code.co_filename)
         if kind != "torch":

@@ -1,7 +1,7 @@
 """The long-lived evaluation process (one per GPU). Started by ``evaluators.runner``.
 
 Protocol: one JSON request per line on stdin; one JSON reply per line on the file descriptor
-named by KG_RESPONSE_FD. The process's own stdout is pointed at stderr (the log), so whatever a
+named by KG_RESPONSE_FD, carrying the request's nonce. The process's own stdout is pointed at stderr (the log), so whatever a
 candidate prints cannot corrupt the replies. After a runtime fault on a GPU the reply asks to be
 restarted: sticky CUDA errors poison the context for everything that follows.
 """
@@ -20,7 +20,9 @@ from pathlib import Path
 
 
 def main() -> None:
-    replies = os.fdopen(int(os.environ["KG_RESPONSE_FD"]), "w", buffering=1)
+    # out of the environment a candidate's launcher could read; each reply also carries its
+    # request's nonce (below), which no candidate sees, so a line it writes to the fd is told apart
+    replies = os.fdopen(int(os.environ.pop("KG_RESPONSE_FD")), "w", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     faulthandler.enable()  # a candidate that kills the process leaves its stack in the log
@@ -55,10 +57,12 @@ def main() -> None:
         req = json.loads(line)
         if req.get("op") == "exit":
             break
+        nonce = req.pop("nonce", None)  # kept out of what the evaluation (and a candidate) is handed
         if os.environ.get("KG_COMPILE_ONLY") == "1":
             req = {**req, "compile_only": True}  # whatever it is sent, this process only compiles
         result = evaluator.evaluate(req)
         result["restart"] = cuda and result["status"] in _POISONING
+        result["nonce"] = nonce
         _send(replies, result)
         if result["restart"]:
             break

@@ -31,10 +31,19 @@ CASES = [
     ("torch_compute", "rejected_static", "static", "torch.einsum", {}),
     ("torch_compute", "rejected_torch_compute", "torch_compute", "aten.", {"static": False}),
     ("hidden_torch", "rejected_torch_compute", "torch_compute", "computed with PyTorch", {}),
-    ("timer_patch", "rejected_static", "static", "CUDA events", {}),
-    ("cached_copy", "incorrect", "bench", "out of tolerance", {}),
+    ("timer_patch", "rejected_static", "static", "assigns to torch.cuda.Event", {}),
     ("bench_mutation", "rejected_input_mutation", "input_mutation", "the timed calls wrote to its inputs", {}),
-    ("forged_fingerprint", "rejected_input_mutation", "input_mutation", "the call wrote to its inputs", {}),
+    ("forged_fingerprint", "rejected_static", "static", ".tolist copies a tensor into Python lists", {}),
+    ("forged_fingerprint", "rejected_input_mutation", "input_mutation", "the call wrote to its inputs",
+     {"static": False}),
+    ("patch_checker", "rejected_static", "static", "reads the interpreter's module table", {}),
+    ("patch_checker", "rejected_harness_tamper", "harness_state", "evaluators.sparse_mla.compare (put back)",
+     {"static": False}),
+    ("reference_path", "rejected_static", "static", "reads the interpreter's module table", {}),
+    ("reference_path", "rejected_torch_compute", "torch_compute", "computed with PyTorch", {"static": False}),
+    ("numpy_host", "rejected_static", "static", ".numpy copies a tensor into numpy", {}),
+    ("forged_reply", "rejected_static", "static", "reaches module os", {}),
+    ("forged_reply", "rejected_forged_reply", "compile", "without this request's nonce", {"static": False}),
 ]
 
 
@@ -44,7 +53,7 @@ def runner(module_worker):
 
 
 def request(faulty_request, fault, guards=None):
-    return faulty_request(fault, guards=guards or {}, bench=fault in ("none", "stop_after_verify", "cached_copy", "bench_mutation"))
+    return faulty_request(fault, guards=guards or {}, bench=fault in ("none", "stop_after_verify", "bench_mutation"))
 
 
 def test_the_honest_fixture_passes_every_guard(runner, faulty_request):

@@ -35,4 +35,16 @@ def test_an_added_or_removed_harness_file_counts_as_a_change(tmp_path):
 
 def test_the_real_harness_is_covered():
     names = set(HarnessIntegrity().baseline)
-    assert {"harness.py", "guards.py", "bench.py", "worker.py", "sparse_mla.py"} <= names
+    assert {"harness.py", "guards.py", "bench.py", "worker.py", "sparse_mla.py", "harness_state.py"} <= names
+    assert "hardware/h200.md" in names  # its ceilings set the roofline floor
+
+
+def test_an_edited_hardware_sheet_stops_the_check(tmp_path):
+    copy, sheets = tmp_path / "evaluators", tmp_path / "hardware"
+    shutil.copytree(HARNESS_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(HARNESS_DIR.parent / "context" / "hardware", sheets)
+    guard = HarnessIntegrity(copy, also=((sheets, "*.md"),))
+    guard.check()
+    (sheets / "h200.md").write_text((sheets / "h200.md").read_text().replace("4.3", "43"))
+    with pytest.raises(HarnessChanged, match="hardware/h200.md"):
+        guard.check()

@@ -10,6 +10,7 @@ import pytest
 from engine.template import load_template
 from evaluators.rejection import Rejection
 from evaluators.static_cuda import kernel_parameters, parameter_kind, static_check_cuda
+from tests.marks import NEEDS_NVCC
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "templates"
 
@@ -88,6 +89,25 @@ def test_engine_compile_refuses_a_cheat_before_nvcc(tmp_path):
     record = json.loads(done.stdout)
     assert record["status"] == "rejected_static" and "global state" in record["error"]
     assert not (tmp_path / "c").exists()  # nothing was compiled
+
+
+@NEEDS_NVCC
+def test_a_device_variable_spelt_past_the_source_check_is_found_in_the_cubin(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    src = tmp_path / "pasted.cu.j2"
+    space = FIXTURES.parent / "genomes" / "tiny_cuda.toml"
+    text = (FIXTURES / "tiny.cu.j2").read_text().replace('"../genomes/tiny_cuda.toml"', f'"{space}"')
+    pasted = "#define KG_CAT(a, b) a##b\nKG_CAT(__dev, ice__) float stash[64];"
+    src.write_text(text.replace("#include <cuda_bf16.h>", "#include <cuda_bf16.h>\n" + pasted))
+    done = subprocess.run([sys.executable, "-m", "engine", "compile", str(src), "--cache", str(tmp_path / "c")],
+                          cwd=FIXTURES.parents[2], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "rejected_static", record
+    assert "the cubin holds device variables (.nv.global 256 bytes)" in record["error"]
 
 
 KERNELS = """\

@@ -1,0 +1,71 @@
+"""The harness's own names, held against a candidate that rebinds them.
+
+A Triton candidate's launcher is Python in the worker's process, beside the code that checks and
+times it: one that rebinds the checker (``evaluators.sparse_mla.compare``), the timer or a torch
+function the reference calls would pass every check after it, its own and the next genome's.
+The static guard refuses the ways it knows to reach those modules (``evaluators.guards``); this
+is the runtime half: the namespaces are taken before any candidate runs, compared after each of
+its calls, and put back where changed, so that the worker goes on clean.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any, Callable
+
+import torch
+
+from evaluators.rejection import Rejection
+from evaluators.status import Status
+
+
+def _watched() -> list[object]:
+    """The harness's modules loaded now, and the torch namespaces its reference and checks read."""
+    harness = [m for name, m in sorted(sys.modules.items()) if name.split(".")[0] == "evaluators" and m is not None]
+    return [*harness, torch, torch.Tensor, torch.nn.functional, torch.cuda, torch.linalg]
+
+
+class HarnessState:
+    def __init__(self):
+        # torch._dynamo rebinds torch.manual_seed when first imported, which the first call of any
+        # Triton kernel does: imported here, before the snapshot, it is not taken for a candidate's
+        import torch._dynamo  # noqa: F401
+        self._saved = [(obj, dict(vars(obj))) for obj in _watched()]
+
+    def changed(self) -> list[str]:
+        """``module.name`` of each name rebound or removed since the snapshot. Names added are
+        not the harness's (an import adds its submodule to the package), and are left alone."""
+        found = []
+        for obj, names in self._saved:
+            now = vars(obj)
+            found += [f"{_label(obj)}.{name}" for name, value in names.items()
+                      if name not in now or now[name] is not value]
+        return found
+
+    def restore(self) -> None:
+        for obj, names in self._saved:
+            now = vars(obj)
+            for name, value in names.items():
+                if name not in now or now[name] is not value:
+                    setattr(obj, name, value)
+
+
+def _label(obj: object) -> str:
+    return obj.__name__ if isinstance(obj, types.ModuleType) else f"{obj.__module__}.{obj.__qualname__}"
+
+
+def untampered(fn: Callable[..., Any], state: HarnessState) -> Callable[..., Any]:
+    """``fn`` (a candidate's entry) with the harness's names checked after every call: a call that
+    rebound one raises ``Rejection(rejected_harness_tamper)`` naming it, with the names put back."""
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            changed = state.changed()
+            if changed:
+                state.restore()
+                raise Rejection(Status.REJECTED_HARNESS_TAMPER, "harness_state",
+                                f"the call rebound the harness's {', '.join(changed[:5])}"
+                                f"{f' and {len(changed) - 5} more' if len(changed) > 5 else ''} (put back)")
+    return checked

@@ -1,0 +1,42 @@
+"""The static guard follows attribute chains from a Triton module's imports on the real modules:
+torch.sys, torch.os and triton.runtime.jit.inspect are modules no import may name, reached
+without one (evaluators/guards.py, `_check_module_reach`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from evaluators.guards import static_check_triton
+from evaluators.rejection import Rejection
+
+MODULE = "import math\n\nimport torch\nimport triton\nimport triton.language as tl\n\n\ndef entry(q):\n    {}\n"
+
+
+@pytest.mark.parametrize("line, said", [
+    ("torch.os.write(1, b'x')", "torch.os.write reaches module os"),
+    ("x = torch.sys", "torch.sys reaches module sys"),
+    ("triton.runtime.jit.inspect.stack()", "reaches module inspect"),
+    ("torch.utils.cpp_extension.load_inline('m', '')", ".load_inline builds and loads native code"),
+    ("build = torch.utils.cpp_extension", "reaches module torch.utils.cpp_extension"),
+    ("x = torch.multiprocessing", "reaches module torch.multiprocessing"),
+    ("torch.backends.cuda.matmul.allow_tf32 = True", "assigns to torch.backends.cuda.matmul.allow_tf32"),
+    ("x = q.tolist()", ".tolist copies a tensor into Python lists"),
+    ("x = q.float().numpy()", ".numpy copies a tensor into numpy"),
+    ("x = torch.ops.load_library('x.so')", ".load_library loads native code"),
+])
+def test_a_chain_to_a_module_no_import_may_name_is_refused(line, said):
+    with pytest.raises(Rejection, match="static") as caught:
+        static_check_triton(MODULE.format(line), "entry")
+    assert said in str(caught.value)
+
+
+@pytest.mark.parametrize("line", [
+    "x = torch.empty(3, dtype=torch.bfloat16, device=q.device)",
+    "n = triton.cdiv(5, 2)",
+    "x = math.log2(3)",
+    "x = torch.cuda.get_device_properties(q.device).multi_processor_count",
+    "x = torch.float8_e4m3fn",
+    "x = triton.next_power_of_2(q.shape[0])",
+])
+def test_what_a_launcher_uses_passes(line):
+    static_check_triton(MODULE.format(line), "entry")
