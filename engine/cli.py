@@ -13,6 +13,7 @@ import signal
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -28,7 +29,8 @@ from engine.llm import options as llm_options
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
 from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, note_session,
-                               open_run, searched_space, set_build_target, set_e2e, write_whole)
+                               open_run, read_config, searched_space, set_build_target, set_e2e, write_config,
+                               write_whole)
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -41,7 +43,7 @@ from engine.template import RenderError, Template, load_template
 from evaluators.build_target import BuildTarget
 from evaluators.cuda_compile import BUILD_CACHE, compile_cuda, nvcc_version, unsupported_gpu
 from evaluators.rejection import Rejection
-from evaluators.static_cuda import static_check_cuda
+from evaluators.static_cuda import static_check_cubin, static_check_cuda
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
 from evaluators.pool import CompileAhead, RunnerPool
 from evaluators.runner import GpuUnhealthy, WorkerRunner
@@ -166,7 +168,8 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-base-url", help="an OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "
                                           "(default: OPENAI_BASE_URL, else OpenAI's)")
     g.add_argument("--llm-api-key-env", metavar="VAR",
-                   help="the environment variable that holds the key (default OPENAI_API_KEY; never recorded)")
+                   help="the environment variable that holds the key (default OPENAI_API_KEY; run.json notes "
+                        "its name, never the key)")
     g.add_argument("--llm-batch", type=_positive, metavar="N",
                    help=f"genomes asked of each call (default {llm_options.DEFAULTS['llm_batch']})")
     g.add_argument("--llm-calls", type=_positive, metavar="N",
@@ -430,7 +433,9 @@ def cmd_evolve(args) -> int:
     args.seed = 0 if args.seed is None else args.seed
     llm_options.check(args)
     numeric = _numeric_strategy(args)
-    if args.storage and numeric not in OPTUNA_STRATEGIES:
+    # a storage the run noted stays noted (a later Optuna session goes on in its study) and is
+    # unused by this one; only one the command names is refused
+    if args.storage_named and numeric not in OPTUNA_STRATEGIES:
         raise UserError(f"--storage applies to the Optuna strategies, not to {numeric}")
     objectives = given or ("score",)
     args.budget = args.budget or 150
@@ -442,15 +447,21 @@ def cmd_evolve(args) -> int:
     # run.json, and a resume reads the config no other process is writing
     with run_lock(run_dir):
         config = open_run(run_dir, template, args.strategy, args.seed, args.resume, fixed, args.e2e)
+        before, parts = config, set(run_dir.glob("part-*.parquet"))
         search = {"strategy": args.strategy, "seed": args.seed, "llm": llm_options.noted(args)}
         config = note_session(run_dir, objectives, args.budget, args.storage, search)
         try:
             return _evolve(args, template, space, run_dir, config, objectives, deadline)
         except UserError:
             # refused before its first attempt (a storage or a worker that cannot start): a new run
-            # leaves no folder behind; a resumed one, or one with rows, stays as it is
+            # leaves no folder behind; a resumed one keeps the notes of the session that last ran,
+            # not of this one, so that the next plain --resume does not follow a search that never
+            # ran (a run with new rows keeps this session's)
             if fresh and not any(run_dir.glob("part-*.parquet")):
                 shutil.rmtree(run_dir, ignore_errors=True)
+            elif args.resume and set(run_dir.glob("part-*.parquet")) == parts:
+                write_config(run_dir, replace(read_config(run_dir), objectives=before.objectives,
+                                              budget=before.budget, storage=before.storage, search=before.search))
             raise
 
 
@@ -589,9 +600,15 @@ def cmd_compile(args) -> int:
     except FileNotFoundError as exc:
         raise UserError(f"compile needs nvcc: {exc}") from None
     faults = _launch_faults(source, Path(build.cubin)) if build.ok else []
-    ok = build.ok and not faults
+    status = "ok" if build.ok and not faults else "compile_error"
+    if status == "ok":
+        try:
+            static_check_cubin(Path(build.cubin))
+        except Rejection as rejection:  # as the worker's compile stage would refuse it
+            status, faults = rejection.status.value, [str(rejection)]
+    ok = status == "ok"
     print(json.dumps({"genome_id": genome.genome_id, "params": params, "code_regions": sorted(genome.code),
-                      "status": "ok" if ok else "compile_error", "nvcc": nvcc_version(),
+                      "status": status, "nvcc": nvcc_version(),
                       "arch": "sm_90a", "build_key": build.key, "cubin": build.cubin,
                       # the rendered source nvcc read: what the error's line numbers and the SASS refer to
                       "source": str(args.cache / build.key / "kernel.cu"),

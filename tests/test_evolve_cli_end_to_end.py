@@ -151,3 +151,22 @@ def test_a_resume_keeps_the_runs_objectives_budget_and_optuna_storage(tmp_path):
     assert not (out / "optuna.journal").exists() and study.stat().st_size > 0  # its own study, not a new one
     assert json.loads((out / "pareto.json").read_text())["objectives"] == ["score", "small_batch"]
     assert len(read_records(out)) == rows
+
+
+def test_a_run_with_a_storage_resumes_with_another_strategy_and_a_refused_session_leaves_the_notes(tmp_path):
+    out, journal = tmp_path / "run", tmp_path / "study.journal"
+    small = "tests/fixtures/templates/sparse_mla_small.triton.j2"
+    first = engine("evolve", small, "--budget", "1", "--device", "cpu", "--out", str(out), "--storage", str(journal))
+    assert first.returncode == 0, first.stderr
+    noted = json.loads((out / "run.json").read_text())
+    # refused once its worker is asked for a GPU this machine lacks: no row, and the notes stay the first session's
+    refused = engine("evolve", small, "--budget", "3", "--device", "cuda", "--out", str(out), "--resume",
+                     "--strategy", "random", "--seed", "9")
+    assert refused.returncode == 2, refused.stderr
+    assert json.loads((out / "run.json").read_text()) == noted
+    # the storage the run noted is not this random session's to refuse; it stays noted for a later tpe one
+    other = engine("evolve", small, "--budget", "2", "--device", "cpu", "--out", str(out), "--resume",
+                   "--strategy", "random")
+    assert other.returncode == 0, other.stderr
+    assert [r["strategy"] for r in read_records(out) if r["kind"] == "genome"] == ["tpe", "random"]
+    assert json.loads((out / "run.json").read_text())["storage"] == str(journal.resolve())

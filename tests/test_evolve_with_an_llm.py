@@ -77,18 +77,20 @@ def test_an_llm_proposes_through_a_real_endpoint_and_every_call_is_on_record(tmp
     noted = config["search"]["llm"]
     assert config["search"]["seed"] == 5 and noted["llm_model"] == "test-model" and noted["llm_batch"] == 2
     assert noted["llm_base_url"] == endpoint.base_url and noted["llm_api_key_env"] == "OPENAI_API_KEY"
-    config["search"]["llm"]["llm_batch"] = "two"
-    (out / "run.json").write_text(json.dumps(config))
-    damaged = refused("evolve", SMALL, "--resume", "--device", "cpu", "--out", str(out))
-    assert damaged.returncode == 2, damaged.stderr
-    assert damaged.stderr == f"engine: error: {out / 'run.json'}: search.llm.llm_batch 'two' is not a value of --llm-batch\n"
+    for name, value in [("llm_batch", "two"), ("llm_batch", 0), ("llm_partner", "annealing"), ("llm_timeout_s", -5)]:
+        (out / "run.json").write_text(json.dumps(config | {"search": config["search"] | {
+            "llm": noted | {name: value}}}))
+        damaged = refused("evolve", SMALL, "--resume", "--device", "cpu", "--out", str(out))
+        assert damaged.returncode == 2, damaged.stderr
+        assert damaged.stderr == (f"engine: error: {out / 'run.json'}: search.llm.{name} {value!r} is not a value of "
+                                  f"--{name.replace('_', '-')}\n")
 
 
 def test_llm_options_are_checked_before_anything_runs(tmp_path):
     no_model = refused("evolve", SMALL, "--strategy", "llm", "--device", "cpu", "--out", str(tmp_path / "a"))
     assert no_model.returncode == 2 and "--strategy llm needs --llm-model" in no_model.stderr
     stray = refused("evolve", SMALL, "--llm-calls", "3", "--device", "cpu", "--out", str(tmp_path / "b"))
-    assert stray.returncode == 2 and "--llm-calls apply to --strategy llm, not to tpe" in stray.stderr
+    assert stray.returncode == 2 and "--llm-calls applies to --strategy llm, not to tpe" in stray.stderr
     missing = refused("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-context", "nope.md",
                      "--device", "cpu", "--out", str(tmp_path / "c"))
     assert missing.returncode == 2 and "--llm-context: no such file nope.md" in missing.stderr

@@ -5,12 +5,14 @@ user typing them again. The key is never kept: only the name of the variable tha
 from __future__ import annotations
 
 import json
+import math
 import os
 import urllib.parse
 from pathlib import Path
 
 from engine.errors import UserError
 from engine.llm.client import ChatClient, Endpoint, LlmError
+from engine.strategies import STRATEGIES
 
 # argparse leaves these None when the command does not name them, so that a resume can tell what
 # was typed from what to take from the run; the defaults apply after that
@@ -28,25 +30,44 @@ def named(args) -> list[str]:
     return [name for name in FIELDS if getattr(args, name) not in (None, [])]
 
 
-# what run.json may hold for each option (a hand-edited or damaged file is named, not followed)
-_KINDS = {"llm_batch": int, "llm_calls": int, "llm_patience": int, "llm_max_tokens": int,
-          "llm_temperature": (int, float), "llm_timeout_s": (int, float), "llm_context": list}
+def _count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 1
+
+
+def _number(v: object) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+# what run.json may hold for each option, as the command line would take it (a hand-edited or
+# damaged file is named, not followed into a traceback)
+_VALID = {"llm_batch": _count, "llm_calls": _count, "llm_patience": _count, "llm_max_tokens": _count,
+          "llm_temperature": lambda v: _number(v) and 0.0 <= v <= 2.0,
+          "llm_timeout_s": lambda v: _number(v) and v > 0,
+          "llm_partner": lambda v: v in STRATEGIES,
+          "llm_context": lambda v: isinstance(v, list) and all(isinstance(p, str) and p for p in v)}
 
 
 def take_recorded(args, recorded: object, where: str) -> None:
     """Fills each option the command leaves out from a resumed run's last session (``recorded``:
-    what ``noted`` wrote, read from ``where``); one the command names wins."""
+    what ``noted`` wrote, read from ``where``); one the command names wins. ``args.llm_from_run``
+    names those taken, for the errors about them to say where they came from."""
     if not isinstance(recorded, dict):
         raise UserError(f"{where}: search.llm {recorded!r} is not an object of --llm-* options")
     for name, value in recorded.items():
-        kind = _KINDS.get(name, str)
-        if name not in FIELDS or not (value is None or isinstance(value, kind) and not isinstance(value, bool)) or (
-                name == "llm_context" and not all(isinstance(p, str) for p in value)):
+        valid = _VALID.get(name, lambda v: isinstance(v, str))
+        if name not in FIELDS or not (value is None or valid(value)):
             raise UserError(f"{where}: search.llm.{name} {value!r} is not a value of {flag(name)}")
+    args.llm_from_run = []
     for name in FIELDS:
-        if getattr(args, name) in (None, []) and recorded.get(name) is not None:
+        if getattr(args, name) in (None, []) and recorded.get(name) not in (None, []):
             value = recorded[name]
             setattr(args, name, [Path(p) for p in value] if name == "llm_context" else value)
+            args.llm_from_run.append(name)
+
+
+def _noted_by_run(args, name: str) -> str:
+    return (f" (noted in run.json by the run's last session; name {flag(name)} to replace it)"
+            if name in getattr(args, "llm_from_run", ()) else "")
 
 
 def check(args) -> None:
@@ -56,17 +77,19 @@ def check(args) -> None:
     given = named(args)
     if args.strategy != "llm":
         if given:
-            raise UserError(f"{', '.join(map(flag, given))} apply to --strategy llm, not to {args.strategy}")
+            verb = "applies" if len(given) == 1 else "apply"
+            raise UserError(f"{', '.join(map(flag, given))} {verb} to --strategy llm, not to {args.strategy}")
         return
     for name, value in DEFAULTS.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
     args.llm_context = args.llm_context or []
     if not args.llm_model:
-        raise UserError("--strategy llm needs --llm-model, the model's name at the endpoint")
+        resumed = " (the run noted none: name the --llm-* options)" if getattr(args, "resume", False) else ""
+        raise UserError(f"--strategy llm needs --llm-model, the model's name at the endpoint{resumed}")
     missing = [str(p) for p in args.llm_context if not p.is_file()]
     if missing:
-        raise UserError(f"--llm-context: no such file {', '.join(missing)}")
+        raise UserError(f"--llm-context: no such file {', '.join(missing)}{_noted_by_run(args, 'llm_context')}")
     if args.llm_temperature is not None and not 0.0 <= args.llm_temperature <= 2.0:
         raise UserError(f"--llm-temperature {args.llm_temperature}: between 0 and 2")
     extra(args.llm_extra)
