@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
