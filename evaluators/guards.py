@@ -83,11 +83,12 @@ def static_check_triton(source: str, entry: str) -> None:
     kernels = {n.name for n in nodes if isinstance(n, ast.FunctionDef) and _is_jit(n)}
     torch_names = _torch_names(nodes)
     modules = _module_bindings(nodes)
+    parents = {child: n for n in nodes for child in ast.iter_child_nodes(n)}
     for node in nodes:
         _check_imports(node)
         _check_names(node)
         _check_torch_private(node, torch_names)
-        _check_module_reach(node, modules)
+        _check_module_reach(node, modules, parents)
     # Names bound by `from triton... import x` (gl, async_copy, warpgroup_mma, ...) are Triton's.
     triton_names = {a.asname or a.name for n in nodes
                     if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("triton") for a in n.names}
@@ -176,17 +177,31 @@ def _resolve(path: str) -> object:
     return obj
 
 
-def _check_module_reach(node: ast.AST, modules: dict[str, str]) -> None:
+def _check_module_reach(node: ast.AST, modules: dict[str, str], parents: dict[ast.AST, ast.AST]) -> None:
     """An attribute chain from an imported name (``torch.sys.modules``, ``torch.os.write``,
     ``triton.runtime.jit.inspect``) is followed on the real modules: where it passes through a
-    module outside torch, Triton and math, it reaches what no import would be allowed to, and is
-    refused; so is an assignment to a module's attribute (a launcher changes no module's state:
-    ``torch.cuda.Event = ...``, a flag of torch's that the reference or the layer reads)."""
+    module outside torch, Triton and math, or an object of another package (``operator.attrgetter``
+    as torch.autograd.profiler_util.attrgetter: a dotted string then reaches anything), it reaches
+    what no import would be allowed to, and is refused; so is an assignment to a module's attribute
+    (a launcher changes no module's state: ``torch.cuda.Event = ...``, a flag of torch's that the
+    reference or the layer reads), and an imported module used as a value (``T = torch``, a default
+    ``T=torch``, ``[torch][0]``): every check here reads chains from the imported names, which an
+    alias would hide."""
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
         targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
         for t in targets:
             if isinstance(t, ast.Attribute) and _root_name(t) in modules:
                 raise _reject(f"assigns to {ast.unparse(t)}: a launcher changes no module's state", node)
+    if isinstance(node, ast.Name) and node.id in modules and isinstance(_resolve(modules[node.id]), types.ModuleType):
+        parent = parents.get(node)
+        if not (isinstance(parent, ast.Attribute) and parent.value is node):
+            raise _reject(f"uses the module {node.id} as a value (an alias, an argument, a container): only "
+                          f"{node.id}.NAME reads are allowed", node)
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                _check_reached(f"{node.module}.{alias.name}", f"from {node.module} import {alias.name}", node)
+        return
     if not isinstance(node, ast.Attribute):
         return
     chain = []
@@ -199,13 +214,39 @@ def _check_module_reach(node: ast.AST, modules: dict[str, str]) -> None:
     path = modules[inner.id]
     for attr in reversed(chain):
         path = f"{path}.{attr}"
-        obj = _resolve(path)
-        if isinstance(obj, types.ModuleType) and (obj.__name__.split(".")[0] not in REACHABLE_PACKAGES or any(
-                obj.__name__ == d or obj.__name__.startswith(d + ".") for d in DENIED_MODULES)):
-            raise _reject(f"{ast.unparse(node)} reaches module {obj.__name__}, which a template may not "
-                          f"import", node)
-        if obj is None:
+        if _check_reached(path, ast.unparse(node), node) is None:
             return
+    parent = parents.get(node)
+    if isinstance(_resolve(path), types.ModuleType) and not (isinstance(parent, ast.Attribute) and parent.value is node):
+        raise _reject(f"uses the module {ast.unparse(node)} as a value (an alias, an argument, a container): only "
+                      f"{ast.unparse(node)}.NAME reads are allowed", node)
+
+
+# builtins a chain may end at where a torch or Triton module re-exports them: none that reflects
+_REFLECTION = frozenset({"getattr", "setattr", "delattr", "eval", "exec", "compile", "open", "__import__",
+                         "globals", "locals", "vars", "breakpoint", "type", "object", "super", "memoryview", "input"})
+
+
+def _check_reached(path: str, text: str, node: ast.AST) -> object:
+    obj = _resolve(path)
+    if obj is None or isinstance(obj, (int, float, complex, str, bytes, bool, tuple, frozenset)):
+        return obj
+    if isinstance(obj, types.ModuleType):
+        name = obj.__name__
+        if name.split(".")[0] not in REACHABLE_PACKAGES or any(name == d or name.startswith(d + ".")
+                                                               for d in DENIED_MODULES):
+            raise _reject(f"{text} reaches module {name}, which a template may not import", node)
+        return obj
+    home = getattr(obj, "__module__", None)
+    if not isinstance(home, str):
+        return obj
+    if home == "builtins":
+        if getattr(obj, "__name__", None) in _REFLECTION:
+            raise _reject(f"{text} reaches the builtin {obj.__name__} (reflection)", node)
+    elif home.split(".")[0] not in REACHABLE_PACKAGES:
+        raise _reject(f"{text} reaches {home}.{getattr(obj, '__qualname__', type(obj).__name__)}, which is "
+                      f"not torch's, Triton's or math's", node)
+    return obj
 
 
 def _torch_names(nodes: list[ast.AST]) -> set[str]:

@@ -27,29 +27,65 @@ def _watched() -> list[object]:
     return [*harness, torch, torch.Tensor, torch.nn.functional, torch.cuda, torch.linalg]
 
 
+# what a function carries besides its name: swapping its code in place keeps the name's identity
+_FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")
+
+
 class HarnessState:
     def __init__(self):
         # torch._dynamo rebinds torch.manual_seed when first imported, which the first call of any
         # Triton kernel does: imported here, before the snapshot, it is not taken for a candidate's
         import torch._dynamo  # noqa: F401
-        self._saved = [(obj, dict(vars(obj))) for obj in _watched()]
+        self._saved = []  # (object, its namespace then, the label the verdict names it by)
+        self._parts = []  # (function, its code and defaults then, label)
+        for obj in _watched():
+            self._take(obj, _label(obj))
+            if not isinstance(obj, types.ModuleType) or obj.__name__.split(".")[0] != "evaluators":
+                continue
+            # the harness's own functions, classes and module-level objects (OUT_TOL, a frozen
+            # dataclass whose fields object.__setattr__ could change) are held member by member too
+            for name, value in vars(obj).items():
+                label = f"{obj.__name__}.{name}"
+                if isinstance(value, types.FunctionType) and value.__module__ == obj.__name__:
+                    self._parts.append((value, {p: getattr(value, p) for p in _FUNCTION_PARTS}, label))
+                elif isinstance(value, type) and value.__module__ == obj.__name__:
+                    self._take(value, label)
+                    for member, inner in vars(value).items():
+                        if isinstance(inner, types.FunctionType):
+                            self._parts.append((inner, {p: getattr(inner, p) for p in _FUNCTION_PARTS},
+                                                f"{label}.{member}"))
+                elif (hasattr(value, "__dict__") and not isinstance(value, (types.ModuleType, types.FunctionType, type))
+                      and type(value).__module__.split(".")[0] == "evaluators"):
+                    self._take(value, label)
+
+    def _take(self, obj: object, label: str) -> None:
+        self._saved.append((obj, dict(vars(obj)), label))
 
     def changed(self) -> list[str]:
-        """``module.name`` of each name rebound or removed since the snapshot. Names added are
-        not the harness's (an import adds its submodule to the package), and are left alone."""
+        """``module.name`` of each name rebound or removed since the snapshot, and of each of the
+        harness's functions whose code or defaults were swapped in place. Names added are not the
+        harness's (an import adds its submodule to the package), and are left alone."""
         found = []
-        for obj, names in self._saved:
+        for obj, names, label in self._saved:
             now = vars(obj)
-            found += [f"{_label(obj)}.{name}" for name, value in names.items()
-                      if name not in now or now[name] is not value]
+            found += [f"{label}.{name}" for name, value in names.items() if name not in now or now[name] is not value]
+        found += [label for fn, parts, label in self._parts
+                  if any(getattr(fn, p) is not v for p, v in parts.items())]
         return found
 
     def restore(self) -> None:
-        for obj, names in self._saved:
+        for obj, names, _ in self._saved:
             now = vars(obj)
             for name, value in names.items():
                 if name not in now or now[name] is not value:
-                    setattr(obj, name, value)
+                    if isinstance(obj, type) or isinstance(obj, types.ModuleType):
+                        setattr(obj, name, value)
+                    else:
+                        object.__setattr__(obj, name, value)  # a frozen dataclass too
+        for fn, parts, _ in self._parts:
+            for p, v in parts.items():
+                if getattr(fn, p) is not v:
+                    setattr(fn, p, v)
 
 
 def _label(obj: object) -> str:

@@ -72,17 +72,28 @@ def _origin(frame) -> tuple[str, int] | None:
     return None
 
 
+# A launcher may read a few device values on the host (a count, a flag); an answer computed in
+# Python from the tensors' elements (``float(t)`` over every element) reads thousands.
+MAX_SCALAR_READS = 64
+
+
 class _Watch(TorchDispatchMode):
     def __init__(self):
         super().__init__()
         self.seen: list[tuple[str, str, int]] = []   # (operator, file, line) of the candidate's
+        self.scalar_reads = 0
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         name = func.overloadpacket.__name__ if hasattr(func, "overloadpacket") else str(func)
-        if name not in LAUNCHER_OPS:
+        if name not in LAUNCHER_OPS or name == "_local_scalar_dense":
             origin = _origin(sys._getframe(1))
-            if origin is not None:
+            if origin is not None and name != "_local_scalar_dense":
                 self.seen.append((str(func), *origin))
+            elif origin is not None:
+                self.scalar_reads += 1
+                if self.scalar_reads == MAX_SCALAR_READS + 1:
+                    self.seen.append((f"{str(func)}, read more than {MAX_SCALAR_READS} times (host arithmetic)",
+                                      *origin))
         return func(*args, **(kwargs or {}))
 
 

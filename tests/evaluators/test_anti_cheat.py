@@ -30,7 +30,8 @@ CASES = [
     ("gc_walk", "rejected_static", "static", "imports gc", {}),
     ("torch_compute", "rejected_static", "static", "torch.einsum", {}),
     ("torch_compute", "rejected_torch_compute", "torch_compute", "aten.", {"static": False}),
-    ("hidden_torch", "rejected_torch_compute", "torch_compute", "computed with PyTorch", {}),
+    ("hidden_torch", "rejected_static", "static", "uses the module torch.nn.functional as a value", {}),
+    ("hidden_torch", "rejected_torch_compute", "torch_compute", "computed with PyTorch", {"static": False}),
     ("timer_patch", "rejected_static", "static", "assigns to torch.cuda.Event", {}),
     ("bench_mutation", "rejected_input_mutation", "input_mutation", "the timed calls wrote to its inputs", {}),
     ("forged_fingerprint", "rejected_static", "static", ".tolist copies a tensor into Python lists", {}),
@@ -44,6 +45,10 @@ CASES = [
     ("numpy_host", "rejected_static", "static", ".numpy copies a tensor into numpy", {}),
     ("forged_reply", "rejected_static", "static", "reaches module os", {}),
     ("forged_reply", "rejected_forged_reply", "compile", "without this request's nonce", {"static": False}),
+    ("code_swap", "rejected_static", "static", "imports evaluators.sparse_mla", {}),
+    ("code_swap", "rejected_harness_tamper", "harness_state", "evaluators.sparse_mla.compare (put back)",
+     {"static": False}),
+    ("python_host", "rejected_torch_compute", "torch_compute", "read more than 64 times", {}),
 ]
 
 

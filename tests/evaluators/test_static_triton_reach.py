@@ -23,11 +23,21 @@ MODULE = "import math\n\nimport torch\nimport triton\nimport triton.language as 
     ("x = q.tolist()", ".tolist copies a tensor into Python lists"),
     ("x = q.float().numpy()", ".numpy copies a tensor into numpy"),
     ("x = torch.ops.load_library('x.so')", ".load_library loads native code"),
+    # what would hide a chain from these checks: a module as a value, reflection re-exported by torch
+    ("T = torch", "uses the module torch as a value"),
+    ("x = [torch][0].os", "uses the module torch as a value"),
+    ("F = torch.nn.functional", "uses the module torch.nn.functional as a value"),
+    ("get = torch.autograd.profiler_util.attrgetter", "reaches operator.attrgetter"),
 ])
 def test_a_chain_to_a_module_no_import_may_name_is_refused(line, said):
     with pytest.raises(Rejection, match="static") as caught:
         static_check_triton(MODULE.format(line), "entry")
     assert said in str(caught.value)
+
+
+def test_a_module_as_a_default_argument_is_refused():
+    with pytest.raises(Rejection, match="uses the module torch as a value"):
+        static_check_triton(MODULE.replace("def entry(q):", "def entry(q, T=torch):").format("pass"), "entry")
 
 
 @pytest.mark.parametrize("line", [
