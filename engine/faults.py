@@ -53,7 +53,7 @@ FAULTS = (
           "    import ctypes\n    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"),
     Fault("torch_compute", ("rejected_torch_compute",),  # PyTorch finishing the answer, under names no
           "    _kg_honest_entry(q, kv_cache, indices, sm_scale, out, lse)\n"  # static check reads
-          "    out.copy_(out.float().mul(1.0).to(out.dtype))\n"),
+          "    out.copy_(out.float().add(0.0).to(out.dtype))\n"),
     Fault("result_cache", ("incorrect",),  # replays the first answer for a shape it has seen
           "    hit = _kg_cache.get((tuple(q.shape), tuple(indices.shape)))\n"
           "    if hit is None:\n"

@@ -14,6 +14,7 @@ import types
 
 import torch
 
+from evaluators.host_code import check_host_code
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -56,6 +57,12 @@ ESCAPE_ATTRS = {
     "from_numpy": "makes a tensor of host arithmetic's result",
     "load_library": "loads native code into the process",
     "load_inline": "builds and loads native code",
+    # Triton's ways to have its own code call the candidate's (the runtime watch trusts Triton's frames)
+    "constexpr_function": "has Triton call a function of the candidate's",
+    "add_pre_run_hook": "has Triton call a function of the candidate's",
+    "launch_enter_hook": "has Triton call a function of the candidate's",
+    "launch_exit_hook": "has Triton call a function of the candidate's",
+    "get_capture_scope": "reads a module's globals through Triton",
 }
 # Packages whose modules a chain of attributes may pass through: the imports a template may make.
 # torch.sys, torch.os and triton.runtime.jit.inspect are other modules, reached without an import.
@@ -97,6 +104,8 @@ def static_check_triton(source: str, entry: str) -> None:
             _check_kernel_body(fn, kernels | triton_names)
         else:
             _check_host_body(fn)
+    # last, so that a construct refused above keeps the reason that names it most closely
+    check_host_code(tree, kernels, modules, _raise)
     if entry not in top_level_functions(tree):
         raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
 
@@ -105,6 +114,10 @@ def top_level_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     """A module's top-level functions by name (a later definition of a name wins, as in Python):
     where the harness looks for a Triton entry."""
     return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def _raise(reason: str, node: ast.AST) -> None:
+    raise _reject(reason, node)
 
 
 def _reject(reason: str, node: ast.AST) -> Rejection:
@@ -139,6 +152,8 @@ def _check_names(node: ast.AST) -> None:
         raise _reject(f"uses {node.id}() (dynamic code or reflection)", node)
     if isinstance(node, ast.Attribute) and node.attr.startswith("__") and node.attr != "__name__":
         raise _reject(f"touches dunder attribute {node.attr}", node)
+    if isinstance(node, ast.Name) and node.id.startswith("__"):
+        raise _reject(f"uses the name {node.id} (the interpreter's own)", node)
 
 
 def _module_bindings(nodes: list[ast.AST]) -> dict[str, str]:

@@ -63,12 +63,15 @@ class HarnessState:
 
     def changed(self) -> list[str]:
         """``module.name`` of each name rebound or removed since the snapshot, and of each of the
-        harness's functions whose code or defaults were swapped in place. Names added are not the
-        harness's (an import adds its submodule to the package), and are left alone."""
+        harness's functions whose code or defaults were swapped in place. Names added to a module
+        are not the harness's (an import adds its submodule to the package) and are left alone;
+        names added to a class (``torch.Tensor.any``, shadowing its base's) are the candidate's."""
         found = []
         for obj, names, label in self._saved:
             now = vars(obj)
             found += [f"{label}.{name}" for name, value in names.items() if name not in now or now[name] is not value]
+            if not isinstance(obj, types.ModuleType):  # a name added to a class shadows its base's (Tensor.any)
+                found += [f"{label}.{name} (added)" for name in now if name not in names]
         found += [label for fn, parts, label in self._parts
                   if any(getattr(fn, p) is not v for p, v in parts.items())]
         return found
@@ -76,6 +79,9 @@ class HarnessState:
     def restore(self) -> None:
         for obj, names, _ in self._saved:
             now = vars(obj)
+            if not isinstance(obj, types.ModuleType):
+                for name in [n for n in now if n not in names]:
+                    delattr(obj, name) if isinstance(obj, type) else object.__delattr__(obj, name)
             for name, value in names.items():
                 if name not in now or now[name] is not value:
                     if isinstance(obj, type) or isinstance(obj, types.ModuleType):

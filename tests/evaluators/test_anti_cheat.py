@@ -49,6 +49,8 @@ CASES = [
     ("code_swap", "rejected_harness_tamper", "harness_state", "evaluators.sparse_mla.compare (put back)",
      {"static": False}),
     ("python_host", "rejected_torch_compute", "torch_compute", "read more than 64 times", {}),
+    ("tensor_patch", "rejected_static", "static", "assigns to type(q).any", {}),
+    ("tensor_patch", "rejected_harness_tamper", "harness_state", "torch.Tensor.any (added)", {"static": False}),
 ]
 
 

@@ -28,11 +28,33 @@ MODULE = "import math\n\nimport torch\nimport triton\nimport triton.language as 
     ("x = [torch][0].os", "uses the module torch as a value"),
     ("F = torch.nn.functional", "uses the module torch.nn.functional as a value"),
     ("get = torch.autograd.profiler_util.attrgetter", "reaches operator.attrgetter"),
+    # the third red team's: the interpreter's names, Triton calling the candidate's functions
+    ("b = __builtins__", "uses the name __builtins__"),
+    ("g = triton.cdiv.get_capture_scope()", ".get_capture_scope reads a module's globals"),
+    ("c = triton.constexpr_function(torch.utils.checkpoint.checkpoint)", ".constexpr_function has Triton call"),
+    # the host code's allowlist: what a launcher has no need of is refused by name
+    ("type(q).any = len", "assigns to type(q).any"),
+    ("t = type(q)", "host code uses type"),
+    ("q.grad_fn", "host code reads .grad_fn of q"),
+    ("x = [v for v in q.shape]", "a ListComp in host code"),
+    ("f = lambda: 0", "a Lambda in host code"),
+    ("x = torch.load('w.pt')", "host code uses torch.load (torch.load), not in the host API"),
+    ("x = torch.compile", "not in the host API"),
 ])
 def test_a_chain_to_a_module_no_import_may_name_is_refused(line, said):
     with pytest.raises(Rejection, match="static") as caught:
         static_check_triton(MODULE.format(line), "entry")
     assert said in str(caught.value)
+
+
+def test_host_statements_a_launcher_has_no_need_of_are_refused():
+    for body, said in [("try:\n        pass\n    except Exception:\n        pass", "uses a Try statement"),
+                       ("with q:\n        pass", "uses a With statement"),
+                       ("global X", "uses a Global statement")]:
+        with pytest.raises(Rejection, match=said):
+            static_check_triton(MODULE.format(body), "entry")
+    with pytest.raises(Rejection, match="a ClassDef at the module's top level"):
+        static_check_triton(MODULE.format("pass") + "\n\nclass C:\n    pass\n", "entry")
 
 
 def test_a_module_as_a_default_argument_is_refused():
