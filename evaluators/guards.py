@@ -14,7 +14,7 @@ import types
 
 import torch
 
-from evaluators.host_code import check_host_code
+from evaluators.host_code import check_host_code, check_kernel_code
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -63,6 +63,11 @@ ESCAPE_ATTRS = {
     "launch_enter_hook": "has Triton call a function of the candidate's",
     "launch_exit_hook": "has Triton call a function of the candidate's",
     "get_capture_scope": "reads a module's globals through Triton",
+    "ag_frame": "walks interpreter frames (reads the harness's state)",
+    "f_builtins": "reads the interpreter's builtins through a frame",
+    "f_code": "walks interpreter frames (reads the harness's state)",
+    "f_trace": "walks interpreter frames (reads the harness's state)",
+    "tb_next": "walks interpreter frames (reads the harness's state)",
 }
 # Packages whose modules a chain of attributes may pass through: the imports a template may make.
 # torch.sys, torch.os and triton.runtime.jit.inspect are other modules, reached without an import.
@@ -106,6 +111,11 @@ def static_check_triton(source: str, entry: str) -> None:
             _check_host_body(fn)
     # last, so that a construct refused above keeps the reason that names it most closely
     check_host_code(tree, kernels, modules, _raise)
+    top = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    top |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+    for fn in tree.body:
+        if isinstance(fn, ast.FunctionDef) and fn.name in kernels:
+            check_kernel_code(fn, top, modules, _raise)
     if entry not in top_level_functions(tree):
         raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
 

@@ -89,6 +89,7 @@ class Evaluator:
             if req.get("language") == "triton" and not req.get("builtin") and guards.get("torch_compute", True):
                 fn = kernel_language_only(fn)  # the launcher's own PyTorch calls may not compute
             if req.get("language") == "triton" and not req.get("builtin"):
+                self._state.hold({"the problem": problem, "the evaluator": self})
                 fn = untampered(fn, self._state)  # nor may it rebind the harness's names
             if req.get("compile_only"):
                 if self.device.type == "cuda" and req.get("language") == "triton":  # the interpreter

@@ -61,6 +61,13 @@ class HarnessState:
     def _take(self, obj: object, label: str) -> None:
         self._saved.append((obj, dict(vars(obj)), label))
 
+    def hold(self, instances: dict[str, object]) -> None:
+        """Also hold these objects' attributes (a request's problem, the evaluator) until the next
+        call of ``hold``: an attribute set on the instance shadows its class's method (``check``)."""
+        self._saved = [entry for entry in self._saved if not entry[2].startswith("request:")]
+        for label, obj in instances.items():
+            self._take(obj, f"request:{label}")
+
     def changed(self) -> list[str]:
         """``module.name`` of each name rebound or removed since the snapshot, and of each of the
         harness's functions whose code or defaults were swapped in place. Names added to a module

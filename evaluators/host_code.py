@@ -158,3 +158,41 @@ def _import_path(node: ast.Attribute, imports: dict[str, str]) -> tuple[str | No
     if not isinstance(inner, ast.Name) or inner.id not in imports:
         return None, None
     return inner.id, ".".join([imports[inner.id], *reversed(chain)])
+
+
+# builtins a kernel body names (Triton's front end knows them; under the interpreter they run as Python)
+KERNEL_BUILTINS = frozenset({"range", "min", "max", "abs", "len", "int", "float", "bool", "print", "isinstance",
+                             "tuple", "list"})
+_KERNEL_STATEMENTS = (ast.Return, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.If, ast.For, ast.While, ast.Break,
+                      ast.Continue, ast.Expr, ast.Pass, ast.Assert)
+
+
+def check_kernel_code(fn: ast.FunctionDef, top: set[str], imports: dict[str, str], reject) -> None:
+    """A kernel's body: Triton compiles it on a GPU, but under the interpreter it runs as Python,
+    with Triton's own module globals added to the module's (``inspect``, ``np``): so its names
+    are allowlisted as the host code's are (its parameters and locals, the module's top-level
+    names, its imports, the builtins Triton knows), no name of those is rebound, and it holds no
+    nested function, class, ``with`` or ``try``."""
+    args = fn.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    params |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+    local = set(params)
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in _names(targets):
+                if t.id in KERNEL_BUILTINS or t.id in imports or t.id in top:
+                    reject(f"kernel {fn.name} rebinds {t.id}", t)
+                local.add(t.id)
+    names = local | top | set(imports) | KERNEL_BUILTINS
+    for node in ast.walk(fn):
+        if node is fn:
+            continue
+        if isinstance(node, ast.stmt) and not isinstance(node, _KERNEL_STATEMENTS):
+            reject(f"kernel {fn.name} holds a {type(node).__name__} statement", node)
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.Await,
+                             ast.Yield, ast.YieldFrom, ast.NamedExpr)):
+            reject(f"kernel {fn.name} holds a {type(node).__name__}", node)
+        if isinstance(node, ast.Name) and node.id not in names:
+            reject(f"kernel {fn.name} uses {node.id}, which is none of its own names, the module's, its "
+                   f"imports or the builtins Triton knows", node)

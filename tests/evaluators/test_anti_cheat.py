@@ -51,6 +51,9 @@ CASES = [
     ("python_host", "rejected_torch_compute", "torch_compute", "read more than 64 times", {}),
     ("tensor_patch", "rejected_static", "static", "assigns to type(q).any", {}),
     ("tensor_patch", "rejected_harness_tamper", "harness_state", "torch.Tensor.any (added)", {"static": False}),
+    ("instance_patch", "rejected_static", "static", "imports sys", {}),
+    ("instance_patch", "rejected_harness_tamper", "harness_state", "request:the problem.check (added)",
+     {"static": False}),
 ]
 
 

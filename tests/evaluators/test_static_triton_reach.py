@@ -72,3 +72,25 @@ def test_a_module_as_a_default_argument_is_refused():
 ])
 def test_what_a_launcher_uses_passes(line):
     static_check_triton(MODULE.format(line), "entry")
+
+
+KERNEL = ("import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\ndef _k(p, N: tl.constexpr):\n"
+          "    {}\n\n\ndef entry(q):\n    _k[(1,)](q, N=4)\n")
+
+
+@pytest.mark.parametrize("line, said", [
+    # under the interpreter a kernel body is Python with Triton's own globals (inspect, np) beside the module's
+    ("x = inspect.stack()", "kernel _k uses inspect"),
+    ("print = tl.load(p)", "kernel _k rebinds print"),
+    ("x = [v for v in range(N)]", "kernel _k holds a ListComp"),
+    ("async def f():\n        yield 0", "kernel _k holds a AsyncFunctionDef statement"),
+    ("f = lambda: 0", "kernel _k holds a Lambda"),
+])
+def test_a_kernel_body_names_only_its_own_the_modules_its_imports_and_tritons_builtins(line, said):
+    with pytest.raises(Rejection, match="static") as caught:
+        static_check_triton(KERNEL.format(line), "entry")
+    assert said in str(caught.value)
+
+
+def test_a_plain_kernel_body_passes():
+    static_check_triton(KERNEL.format("x = tl.load(p + tl.arange(0, N))\n    tl.store(p, tl.sum(x, 0))"), "entry")

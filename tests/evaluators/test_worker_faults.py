@@ -46,5 +46,6 @@ def test_a_request_for_a_problem_the_worker_cannot_make_is_an_invalid_genome(run
 
 def test_a_kernel_print_cannot_corrupt_the_reply_channel(runner, faulty_request):
     req = faulty_request("none")
-    req["source"] = req["source"].replace("def sparse_mla_decode(", 'print("{not json")\n\ndef sparse_mla_decode(')
+    req["source"] = req["source"].replace('    fault = "none"\n', '    fault = "none"\n    print("{not json")\n')
+    assert 'print("{not json")' in req["source"]
     assert runner.evaluate(req)["status"] == "ok"
