@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import secrets
 import types
 
 import torch
@@ -352,6 +353,30 @@ def fingerprint(tensors: tuple[torch.Tensor, ...], key: int, chunk: int = 1 << 2
             weighted += int((part * weights).sum())
         prints.append((total, weighted, int(tail.sum()) if tail.numel() else 0))
     return prints
+
+
+class Witness:
+    """What tensors held, to tell later whether anything wrote to them: a copy of each where they
+    are small (exact, and faster than a fingerprint's weights: CPU shapes, small GPU shapes), else
+    their fingerprints under a secret key (a 19 GB cache is not copied)."""
+
+    COPY_LIMIT = 256 << 20  # bytes
+
+    def __init__(self, tensors: tuple[torch.Tensor, ...]):
+        self.key = secrets.randbits(62)
+        small = sum(t.numel() * t.element_size() for t in tensors) <= self.COPY_LIMIT
+        self.copies = [t.detach().clone() for t in tensors] if small else None
+        self.prints = None if small else fingerprint(tensors, self.key)
+
+    def unchanged(self, tensors: tuple[torch.Tensor, ...]) -> bool:
+        if self.copies is None:
+            return fingerprint(tensors, self.key) == self.prints
+        return all(torch.equal(_bytes(a), _bytes(b)) for a, b in zip(tensors, self.copies))
+
+
+def _bytes(t: torch.Tensor) -> torch.Tensor:
+    t = t.detach().contiguous()
+    return t.view(torch.uint8) if t.dtype != torch.uint8 else t
 
 
 def outputs_agree(first: tuple[torch.Tensor, ...], second: tuple[torch.Tensor, ...]) -> str | None:

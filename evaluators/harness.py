@@ -4,9 +4,9 @@ Each stage may end the evaluation with a typed status. Inputs are drawn fresh fr
 request's seed for every check and every timed workload; outputs are poisoned with NaN before
 every call; the largest workload is always among the verified shapes; the reference is
 computed after the candidate's calls (no expected answer is in memory while it runs), on inputs
-a fingerprint of secret weights shows unchanged; a timed graph is captured on one set of inputs
-and replayed on new values in the same memory, and the outputs the replays produced are checked
-against the reference of those. The e2e stage (asked for
+a copy (small shapes) or a fingerprint of secret weights (large ones) shows unchanged; a timed
+graph is captured on one set of inputs and replayed on new values in the same memory, and the
+outputs the replays produced are checked against the reference of those. The e2e stage (asked for
 with ``e2e``) runs the kernel inside the model's decode layer (evaluators/decode_layer.py) on the
 query the layer makes, checks its outputs there, and times the layer with it and without it.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import secrets
 import time
 import traceback
 from pathlib import Path
@@ -25,7 +24,7 @@ import torch
 
 from evaluators.bench import GraphTimer, WallTimer
 from evaluators.environment import fingerprint as environment
-from evaluators.guards import (Rejection, below_roofline, fingerprint, hidden_work,
+from evaluators.guards import (Rejection, Witness, below_roofline, hidden_work,
                                outputs_agree, static_check_triton)
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.harness_state import HarnessState, untampered
@@ -223,22 +222,21 @@ class Evaluator:
 
     def _guarded_call(self, problem, fn: Callable, inp, w) -> tuple:
         """One call with the input-mutation and deferred-write guards around it."""
-        key = secrets.randbits(62)
-        inputs_before = fingerprint(problem.inputs_of(inp), key)
+        inputs_before = Witness(problem.inputs_of(inp))
         outputs = problem.poisoned_outputs(w, self.device)
         problem.call(fn, inp, outputs)
         self._sync()
-        at_return = fingerprint(outputs, key)
+        at_return = Witness(outputs)
         time.sleep(self.DEFERRED_WRITE_WAIT_S)
         self._sync()
-        if fingerprint(outputs, key) != at_return:
+        if not at_return.unchanged(outputs):
             raise Rejection(Status.REJECTED_DEFERRED_WRITE, "deferred_write",
                             f"{w.name}: outputs changed after the call had returned")
-        self._inputs_unchanged(problem, inp, w, key, inputs_before, "the call")
+        self._inputs_unchanged(problem, inp, w, inputs_before, "the call")
         return outputs
 
-    def _inputs_unchanged(self, problem, inp, w, key: int, before: list, what: str) -> None:
-        if fingerprint(problem.inputs_of(inp), key) != before:
+    def _inputs_unchanged(self, problem, inp, w, before: Witness, what: str) -> None:
+        if not before.unchanged(problem.inputs_of(inp)):
             raise Rejection(Status.REJECTED_INPUT_MUTATION, "input_mutation", f"{w.name}: {what} wrote to its inputs")
 
     def _bench(self, problem, fn: Callable, seed: int, result: dict) -> None:
@@ -255,12 +253,11 @@ class Evaluator:
             # interpreted call would cost a third of every CPU evaluation.)
             graph = self._capture(call, w) if self.device.type == "cuda" else None
             problem.refill(inp, w, self._gen(seed, 1500 + i), pool)
-            key = secrets.randbits(62)
-            inputs_before = fingerprint(problem.inputs_of(inp), key)
+            inputs_before = Witness(problem.inputs_of(inp))
             problem.poison(outputs)  # what is checked below must come from the timed calls
             timing = self._time_graph(graph, w, floor_us) if graph is not None else self._timer.time(call)
             self._sync()
-            self._inputs_unchanged(problem, inp, w, key, inputs_before, "the timed calls")
+            self._inputs_unchanged(problem, inp, w, inputs_before, "the timed calls")
             failure, _ = problem.check(inp, outputs)  # what the timed calls produced
             if failure:
                 raise StageFailure(Status.INCORRECT, "bench",
@@ -288,15 +285,14 @@ class Evaluator:
             refill = self._gen(seed, 2500 + i)
             problem.refill(inp, w, refill, pool)
             x.copy_(torch.randn(x.shape, generator=refill, device=self.device).to(x.dtype))
-            key = secrets.randbits(62)
-            inputs_before = fingerprint(problem.inputs_of(inp), key)
+            inputs_before = Witness(problem.inputs_of(inp))
             problem.poison(outputs)  # what is checked below must come from the timed steps
             if graph is not None:
                 timing, rest = self._timer.time(graph), self._rest(problem, w, layer, x)
             else:
                 timing, rest = self._timer.time(step), None
             self._sync()
-            self._inputs_unchanged(problem, inp, w, key, inputs_before, "the decode layer's timed steps")
+            self._inputs_unchanged(problem, inp, w, inputs_before, "the decode layer's timed steps")
             failure, errors = problem.check(dataclasses.replace(inp, q=layer.q), outputs)
             if failure:
                 raise StageFailure(Status.INCORRECT, "e2e", f"{w.name} inside the decode layer: {failure}")

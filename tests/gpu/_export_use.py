@@ -1,6 +1,7 @@
 """What the GPU tier's export tests share: a model's use of an export folder of the CUDA template
 (`launcher.load(select(...))` at B=8 for each cache format, in a CUDA graph, then `launcher.dispatcher`
-on the same call, each checked against the float64 reference), run in a process that sees nothing of this repository but the check."""
+on the same call, each checked against the float64 reference; on a card other than the run's, the
+dispatcher first hands the call to the caller's path, then is told the card counts as the run's), run in a process that sees nothing of this repository but the check."""
 
 from __future__ import annotations
 
@@ -41,8 +42,15 @@ for kv_format in ("bf16", "fp8_656"):
     torch.cuda.synchronize()
     print(kv_format, kernel, problem.check(inp, (out, lse))[0])
     # the dispatcher's own selection and load on the call's GPU, outside a graph: the same answer
+    from dispatch import ENVIRONMENT
     from launcher import dispatcher
-    call = dispatcher(kv_format=kv_format)
+    used = []
+    call = dispatcher(lambda *args: used.append(args), kv_format=kv_format)
+    call(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=4096)
+    if torch.cuda.get_device_name(device) != ENVIRONMENT["gpu"]:
+        # a card other than the run's: the caller's own path, nothing loaded
+        assert len(used) == 1 and call.loaded == {}, (used, call.loaded)
+        call = dispatcher(kv_format=kv_format, gpu_name=ENVIRONMENT["gpu"])  # told this card counts as the run's
     problem.poison((out, lse))
     call(inp.q, inp.kv_cache, inp.indices, inp.sm_scale, out, lse, context=4096)
     torch.cuda.synchronize()
