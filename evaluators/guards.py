@@ -15,7 +15,7 @@ import types
 
 import torch
 
-from evaluators.host_code import check_host_code, check_kernel_code
+from evaluators.host_code import check_host_code, check_kernel_code, import_path
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -230,15 +230,11 @@ def _check_module_reach(node: ast.AST, modules: dict[str, str], parents: dict[as
         return
     if not isinstance(node, ast.Attribute):
         return
-    chain = []
-    inner: ast.AST = node
-    while isinstance(inner, ast.Attribute):
-        chain.append(inner.attr)
-        inner = inner.value
-    if not isinstance(inner, ast.Name) or inner.id not in modules:
+    root, full = import_path(node, modules)
+    if root is None:
         return
-    path = modules[inner.id]
-    for attr in reversed(chain):
+    path = modules[root]
+    for attr in full[len(path) + 1:].split("."):
         path = f"{path}.{attr}"
         if _check_reached(path, ast.unparse(node), node) is None:
             return

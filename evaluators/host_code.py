@@ -134,7 +134,7 @@ def _check_expression(expr: ast.AST, names: set[str], kernels: set[str], imports
             reject(f"host code uses {node.id}, which is none of its own names, its imports or the builtins a "
                    f"launcher calls ({', '.join(sorted(HOST_BUILTINS))})", node)
         if isinstance(node, ast.Attribute):
-            root, path = _import_path(node, imports)
+            root, path = import_path(node, imports)
             if root is None:
                 if node.attr not in HOST_ATTRS:
                     reject(f"host code reads .{node.attr} of {ast.unparse(node.value)[:40]}: a launcher reads only "
@@ -147,7 +147,7 @@ def _check_expression(expr: ast.AST, names: set[str], kernels: set[str], imports
             reject(f"host code subscripts the module {node.value.id}", node)
 
 
-def _import_path(node: ast.Attribute, imports: dict[str, str]) -> tuple[str | None, str | None]:
+def import_path(node: ast.Attribute, imports: dict[str, str]) -> tuple[str | None, str | None]:
     """(root name, full dotted path) of an attribute chain from an imported name; (None, None) for
     a chain from anything else (a local, a call's result, a subscript)."""
     chain = []
