@@ -9,13 +9,14 @@ each runs (``evaluators.harness``); this module only decides.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import secrets
 import types
 
 import torch
 
-from evaluators.host_code import check_host_code, check_kernel_code, import_path
+from evaluators.host_code import check_module_code, import_path
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -111,12 +112,7 @@ def static_check_triton(source: str, entry: str) -> None:
         else:
             _check_host_body(fn)
     # last, so that a construct refused above keeps the reason that names it most closely
-    check_host_code(tree, kernels, modules, _raise)
-    top = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    top |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
-    for fn in tree.body:
-        if isinstance(fn, ast.FunctionDef) and fn.name in kernels:
-            check_kernel_code(fn, top, modules, _raise)
+    check_module_code(tree, kernels, modules, _raise)
     if entry not in top_level_functions(tree):
         raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
 
@@ -184,6 +180,7 @@ def _module_bindings(nodes: list[ast.AST]) -> dict[str, str]:
     return bound
 
 
+@functools.lru_cache(maxsize=4096)  # each prefix of a chain, for each of its attribute nodes: once
 def _resolve(path: str) -> object:
     """The object a dotted path names in this process (the worker has torch and Triton loaded), or
     None where it names nothing."""
@@ -233,10 +230,10 @@ def _check_module_reach(node: ast.AST, modules: dict[str, str], parents: dict[as
     root, full = import_path(node, modules)
     if root is None:
         return
-    path = modules[root]
+    path, text = modules[root], ast.unparse(node)
     for attr in full[len(path) + 1:].split("."):
         path = f"{path}.{attr}"
-        if _check_reached(path, ast.unparse(node), node) is None:
+        if _check_reached(path, text, node) is None:
             return
     parent = parents.get(node)
     if isinstance(_resolve(path), types.ModuleType) and not (isinstance(parent, ast.Attribute) and parent.value is node):

@@ -46,16 +46,18 @@ _EXPRESSIONS = (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.IfExp, ast.
                 ast.unaryop, ast.arguments, ast.arg)
 
 
-def check_host_code(tree: ast.Module, kernels: set[str], imports: dict[str, str], reject) -> None:
-    """Raise ``reject(reason, node)`` where the module's top level or a host function leaves the
-    allowlist. ``imports``: names bound by imports, to the dotted path they name."""
+def check_module_code(tree: ast.Module, kernels: set[str], imports: dict[str, str], reject) -> None:
+    """Raise ``reject(reason, node)`` where the module's top level, a host function or a kernel's
+    body leaves its allowlist. ``imports``: names bound by imports, to the dotted path they name."""
     top = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     top |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in _names(n.targets)}
     for n in tree.body:
         if isinstance(n, (ast.Import, ast.ImportFrom)):
             continue
         if isinstance(n, ast.FunctionDef):
-            if n.name not in kernels:
+            if n.name in kernels:
+                check_kernel_code(n, top, imports, reject)
+            else:
                 _check_function(n, top, kernels, imports, reject)
             continue
         if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant):
@@ -128,7 +130,7 @@ def _check_expression(expr: ast.AST, names: set[str], kernels: set[str], imports
         if not isinstance(node, _EXPRESSIONS):
             reject(f"a {type(node).__name__} in host code ({ast.unparse(node)[:60]}), which a launcher has no "
                    f"need of", node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):  # at the top level too
             reject("multiplies matrices with '@' on the host", node)
         if isinstance(node, ast.Name) and not (node.id in names or node.id in imports or node.id in HOST_BUILTINS):
             reject(f"host code uses {node.id}, which is none of its own names, its imports or the builtins a "
