@@ -13,7 +13,6 @@ import signal
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -29,8 +28,7 @@ from engine.llm import options as llm_options
 from engine.llm.transcript import Transcript
 from engine.loop import EvolveLoop
 from engine.run_folder import (check_resume, default_run_dir, is_unused, make_run_dir, note_session,
-                               open_run, read_config, searched_space, set_build_target, set_e2e, write_config,
-                               write_whole)
+                               open_run, searched_space, set_build_target, set_e2e, write_whole)
 from engine.run_lock import run_lock
 from engine.show import show
 from engine.store.compact import compact
@@ -259,7 +257,11 @@ def _positive(text: str) -> int:
 def _seed(text: str) -> int:
     # numpy's generators (Optuna's samplers) take seeds of 0 .. 2**32 - 1: checked here, before a
     # run folder is made, not inside the strategy after it
-    return _number(text, int, lambda v: 0 <= v < 2**32, f"a whole number from 0 to {2**32 - 1}")
+    return _number(text, int, _seed_in_range, f"a whole number from 0 to {2**32 - 1}")
+
+
+def _seed_in_range(seed: int) -> bool:
+    return 0 <= seed < 2**32
 
 
 def _seconds(text: str) -> float:
@@ -428,7 +430,7 @@ def cmd_evolve(args) -> int:
                                 "name one with --strategy")
         if args.seed is None:
             args.seed = search.get("seed")
-            if not isinstance(args.seed, int) or isinstance(args.seed, bool) or not 0 <= args.seed < 2**32:
+            if not isinstance(args.seed, int) or isinstance(args.seed, bool) or not _seed_in_range(args.seed):
                 raise UserError(f"{where}: search.seed {args.seed!r} is not a seed; name one with --seed")
         if args.strategy == "llm":
             llm_options.take_recorded(args, search.get("llm", {}), where)
@@ -463,8 +465,7 @@ def cmd_evolve(args) -> int:
             if fresh and not any(run_dir.glob("part-*.parquet")):
                 shutil.rmtree(run_dir, ignore_errors=True)
             elif args.resume and set(run_dir.glob("part-*.parquet")) == parts:
-                write_config(run_dir, replace(read_config(run_dir), objectives=before.objectives,
-                                              budget=before.budget, storage=before.storage, search=before.search))
+                note_session(run_dir, tuple(before.objectives), before.budget, before.storage, before.search)
             raise
 
 
