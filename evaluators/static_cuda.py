@@ -10,9 +10,11 @@ and string literals are blanked first, so a word in a comment rejects nothing.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 from evaluators.cubin_elf import device_variables
+from evaluators.cuda_compile import cuobjdump_path
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -37,6 +39,13 @@ FORBIDDEN = [
     (r"\bcu[A-Z][a-z]\w*\s*\(", "calls the CUDA driver API"),
     (r"\b__managed__\b", "declares managed (host-visible) memory"),
 ]
+
+# In the machine code: the SM's cycle counter, the global nanosecond timer and sleeps. A kernel
+# needs none of them to compute its answer; with them it can tell when it is being timed. Looked
+# for in the SASS, however the source spelt them (a macro pasting ``clo`` and ``ck64``, a PTX
+# string split in two), in any form (S2R, CS2R, S2UR).
+SASS_FORBIDDEN = re.compile(r"\bSR_(?:CLOCKLO|CLOCKHI|GLOBALTIMERLO|GLOBALTIMERHI|GLOBALTIMER)\b|\bNANOSLEEP\b")
+
 
 def static_check_cuda(source: str) -> None:
     """Raise ``Rejection`` (rejected_static) naming the line of the first thing a CUDA kernel
@@ -64,13 +73,44 @@ def static_check_cuda(source: str) -> None:
 
 
 def static_check_cubin(cubin: Path) -> None:
-    """The source check reads names; the built cubin says what the kernel keeps between launches:
-    device variables, however the source spelt them (a macro pasting ``__dev`` and ``ice__``)."""
+    """The source check reads names; the built cubin says what the kernel does, however the
+    source spelt it (a macro pasting ``__dev`` and ``ice__``): device variables (state that
+    outlives a launch) in its sections, clock reads and sleeps in its machine code."""
     found = device_variables(cubin)
     if found:
         raise Rejection(Status.REJECTED_STATIC, "static",
                         f"the cubin holds device variables ({', '.join(f'{n} {b} bytes' for n, b in found.items())}): "
                         "state that outlives a launch (a cache across calls), however the source spelt it")
+    faults = sass_faults(disassemble(cubin))
+    if faults:
+        raise Rejection(Status.REJECTED_STATIC, "static",
+                        f"the machine code reads a clock or sleeps (timing-dependent behaviour), however the "
+                        f"source spelt it: {'; '.join(faults[:4])}")
+
+
+def disassemble(cubin: Path) -> str:
+    """The cubin's SASS, every kernel's, as cuobjdump prints it."""
+    tool = cuobjdump_path()
+    if tool is None:
+        raise FileNotFoundError(f"{cubin}: no cuobjdump (beside nvcc, or in Triton's wheel) to read its "
+                                "machine code with; the CUDA toolkit's bin folder has one")
+    done = subprocess.run([tool, "-sass", str(cubin)], capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"{cubin}: cuobjdump -sass failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+    return done.stdout
+
+
+def sass_faults(sass: str) -> list[str]:
+    """Each forbidden instruction of ``sass`` as ``kernel: instruction``, in order."""
+    faults, kernel = [], "?"
+    for line in sass.splitlines():
+        m = re.match(r"\s*Function\s*:\s*(\S+)", line)
+        if m:
+            kernel = m.group(1)
+        elif SASS_FORBIDDEN.search(line):
+            instruction = line.split("*/", 1)[-1].split("/*", 1)[0].strip().rstrip(" ;")
+            faults.append(f"{kernel}: {instruction}")
+    return faults
 
 
 def _declares_variable(code: str, m: re.Match) -> bool:

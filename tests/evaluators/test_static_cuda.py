@@ -9,7 +9,7 @@ import pytest
 
 from engine.template import load_template
 from evaluators.rejection import Rejection
-from evaluators.static_cuda import kernel_parameters, parameter_kind, static_check_cuda
+from evaluators.static_cuda import kernel_parameters, parameter_kind, sass_faults, static_check_cuda
 from tests.marks import NEEDS_NVCC
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "templates"
@@ -108,6 +108,36 @@ def test_a_device_variable_spelt_past_the_source_check_is_found_in_the_cubin(tmp
     record = json.loads(done.stdout)
     assert record["status"] == "rejected_static", record
     assert "the cubin holds device variables (.nv.global 256 bytes)" in record["error"]
+
+
+@NEEDS_NVCC
+def test_a_clock_read_spelt_past_the_source_check_is_found_in_the_machine_code(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    src = tmp_path / "clock.cu.j2"
+    space = FIXTURES.parent / "genomes" / "tiny_cuda.toml"
+    text = (FIXTURES / "tiny.cu.j2").read_text().replace('"../genomes/tiny_cuda.toml"', f'"{space}"')
+    # the timer's name split across two strings of the inline PTX: no word of the source names it
+    timer = ('__device__ __forceinline__ unsigned long long kg_now() {\n'
+             '  unsigned long long t; asm volatile("mov.u64 %0, %%global" "timer;" : "=l"(t)); return t; }\n')
+    text = text.replace("#include <cuda_bf16.h>", "#include <cuda_bf16.h>\n" + timer)
+    src.write_text(text.replace("  float acc[", "  if (kg_now() == 1ull) return;\n  float acc[", 1))
+    done = subprocess.run([sys.executable, "-m", "engine", "compile", str(src), "--cache", str(tmp_path / "c")],
+                          cwd=FIXTURES.parents[2], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stderr
+    record = json.loads(done.stdout)
+    assert record["status"] == "rejected_static", record
+    assert "reads a clock or sleeps" in record["error"] and "SR_GLOBALTIMER" in record["error"], record["error"]
+
+
+def test_the_machine_code_check_names_each_kernel_and_instruction():
+    sass = ("\t\tFunction : split\n        /*0020*/    CS2R R2, SR_CLOCKLO ;   /* 0x0000000000027805 */\n"
+            "        /*0030*/    S2R R11, SR_TID.X ;   /* 0x00000000000b7919 */\n"
+            "\t\tFunction : merge\n        /*0040*/    NANOSLEEP 0x64 ;   /* 0x000000640000795d */\n"
+            "        /*0050*/    S2UR UR4, SR_CgaCtaId ;\n")
+    assert sass_faults(sass) == ["split: CS2R R2, SR_CLOCKLO", "merge: NANOSLEEP 0x64"]
 
 
 KERNELS = """\
