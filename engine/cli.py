@@ -189,6 +189,10 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-extra", metavar="JSON", help='more request fields as a JSON object, e.g. '
                                                        '\'{"reasoning_effort": "high"}\'')
     g.add_argument("--llm-timeout-s", type=_seconds, help="limit per call (default 300)")
+    g.add_argument("--llm-forget", action="append", choices=[flag[2:] for flag in llm_options.FORGETTABLE],
+                   metavar="OPTION", help="with --resume: an option the run noted that this session goes without "
+                                          "(its default), e.g. llm-context for a context file since removed "
+                                          "(repeatable)")
 
 
 def _device_args(p: argparse.ArgumentParser) -> None:
@@ -434,6 +438,8 @@ def cmd_evolve(args) -> int:
                 raise UserError(f"{where}: search.seed {args.seed!r} is not a seed; name one with --seed")
         if args.strategy == "llm":
             llm_options.take_recorded(args, search.get("llm", {}), where)
+    elif args.llm_forget:
+        raise UserError("--llm-forget applies to --resume: a new run takes no options from a run before it")
     args.strategy = args.strategy or DEFAULT_STRATEGY
     args.seed = 0 if args.seed is None else args.seed
     llm_options.check(args)

@@ -84,6 +84,31 @@ def test_an_llm_proposes_through_a_real_endpoint_and_every_call_is_on_record(tmp
         assert damaged.returncode == 2, damaged.stderr
         assert damaged.stderr == (f"engine: error: {out / 'run.json'}: search.llm.{name} {value!r} is not a value of "
                                   f"--{name.replace('_', '-')}\n")
+    # a context file noted by the run and since removed: the error says how to go on without it
+    gone = tmp_path / "gone.md"
+    (out / "run.json").write_text(json.dumps(config | {"search": config["search"] | {
+        "llm": noted | {"llm_context": [str(gone)]}}}))
+    moved = refused("evolve", SMALL, "--resume", "--device", "cpu", "--out", str(out))
+    assert moved.returncode == 2 and moved.stderr.startswith(f"engine: error: --llm-context: no such file {gone} ")
+    assert "--llm-forget llm-context to go without it" in moved.stderr
+    both = refused("evolve", SMALL, "--resume", "--device", "cpu", "--out", str(out), "--llm-forget", "llm-context",
+                   "--llm-context", str(gone))
+    assert both.returncode == 2 and "--llm-context: named and forgotten (--llm-forget) at once" in both.stderr
+    fresh = refused("evolve", SMALL, "--strategy", "llm", "--llm-model", "m", "--llm-forget", "llm-context",
+                    "--device", "cpu", "--out", str(tmp_path / "fresh"))
+    assert fresh.returncode == 2 and "--llm-forget applies to --resume" in fresh.stderr
+
+
+def test_a_forgotten_option_is_not_taken_from_the_run_and_the_rest_are():
+    import argparse
+
+    from engine.llm import options
+
+    args = argparse.Namespace(**{name: None for name in options.FIELDS}, llm_forget=["llm-context", "llm-calls"])
+    options.take_recorded(args, {"llm_model": "m", "llm_context": ["/gone.md"], "llm_calls": 3, "llm_batch": 2},
+                          "run.json")
+    assert (args.llm_model, args.llm_batch, args.llm_context, args.llm_calls) == ("m", 2, None, None)
+    assert args.llm_from_run == ["llm_model", "llm_batch"]
 
 
 def test_llm_options_are_checked_before_anything_runs(tmp_path):

@@ -19,6 +19,9 @@ from engine.strategies import STRATEGIES
 FIELDS = ("llm_model", "llm_base_url", "llm_api_key_env", "llm_batch", "llm_calls", "llm_patience", "llm_partner",
           "llm_context", "llm_temperature", "llm_max_tokens", "llm_extra", "llm_timeout_s")
 DEFAULTS = {"llm_api_key_env": "OPENAI_API_KEY", "llm_batch": 4, "llm_partner": "random", "llm_timeout_s": 300.0}
+# what --llm-forget may drop from a resumed run's options: every one but the model, which the
+# strategy cannot go without (naming another replaces it)
+FORGETTABLE = tuple(f"--{name.replace('_', '-')}" for name in FIELDS if name != "llm_model")
 
 
 def flag(name: str) -> str:
@@ -57,16 +60,22 @@ def take_recorded(args, recorded: object, where: str) -> None:
         valid = _VALID.get(name, lambda v: isinstance(v, str))
         if name not in FIELDS or not (value is None or valid(value)):
             raise UserError(f"{where}: search.llm.{name} {value!r} is not a value of {flag(name)}")
+    forget = {option.replace("-", "_") for option in getattr(args, "llm_forget", None) or ()}
+    both = [flag(name) for name in FIELDS if name in forget and getattr(args, name) not in (None, [])]
+    if both:
+        raise UserError(f"{', '.join(both)}: named and forgotten (--llm-forget) at once; naming one replaces "
+                        "what the run noted, forgetting it drops it")
     args.llm_from_run = []
     for name in FIELDS:
-        if getattr(args, name) in (None, []) and recorded.get(name) not in (None, []):
+        if name not in forget and getattr(args, name) in (None, []) and recorded.get(name) not in (None, []):
             value = recorded[name]
             setattr(args, name, [Path(p) for p in value] if name == "llm_context" else value)
             args.llm_from_run.append(name)
 
 
 def _noted_by_run(args, name: str) -> str:
-    return (f" (noted in run.json by the run's last session; name {flag(name)} to replace it)"
+    return (f" (noted in run.json by the run's last session; name {flag(name)} to replace it, or "
+            f"--llm-forget {flag(name)[2:]} to go without it)"
             if name in getattr(args, "llm_from_run", ()) else "")
 
 
@@ -74,7 +83,7 @@ def check(args) -> None:
     """Refuses --llm-* options with another strategy, and with the llm strategy checks them all
     before the run starts (else the run finds them wrong only at its first call, after the
     reference and the default genome); then fills the defaults."""
-    given = named(args)
+    given = named(args) + (["llm_forget"] if getattr(args, "llm_forget", None) else [])
     if args.strategy != "llm":
         if given:
             verb = "applies" if len(given) == 1 else "apply"
