@@ -17,7 +17,9 @@ SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
 
 
 def evolve(out: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "engine", "evolve", SMALL, "--budget", "6",
+    # five genomes: the drill's sixth fault would be a hang, which costs the whole --timeout-s (its
+    # status is the catalogue test's below, with a shorter limit)
+    return subprocess.run([sys.executable, "-m", "engine", "evolve", SMALL, "--budget", "5",
                            "--strategy", "random", "--seed", "3", "--device", "cpu", "--timeout-s", "20",
                            "--out", str(out), *extra], cwd=REPO, capture_output=True, text=True, timeout=900)
 
@@ -29,14 +31,14 @@ def test_every_injected_fault_gets_its_expected_status_and_the_search_is_unchang
     assert clean.returncode == 0, clean.stderr
     drill_rows = read_records(tmp_path / "drill")
     injected = [r for r in drill_rows if r["kind"] == "injected"]
-    assert len(injected) == 6  # rate 1.0: one before each genome
+    assert len(injected) == 5  # rate 1.0: one before each genome
     for r in injected:
         assert r["status"] in expected_statuses(r["operator"]), (r["operator"], r["status"], r["error"])
     genomes = [(r["genome_id"], r["status"]) for r in drill_rows if r["kind"] == "genome"]
     assert genomes == [(r["genome_id"], r["status"]) for r in read_records(tmp_path / "clean")
                        if r["kind"] == "genome"]
     assert all(status == "ok" for _, status in genomes)
-    assert "6 with the expected status" in drilled.stdout
+    assert "5 with the expected status" in drilled.stdout
 
 
 def test_the_catalogue_names_a_status_for_every_fault():
