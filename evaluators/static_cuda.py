@@ -9,8 +9,11 @@ and string literals are blanked first, so a word in a comment rejects nothing.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import subprocess
+import threading
 from pathlib import Path
 
 from evaluators.cubin_elf import device_variables
@@ -81,11 +84,35 @@ def static_check_cubin(cubin: Path) -> None:
         raise Rejection(Status.REJECTED_STATIC, "static",
                         f"the cubin holds device variables ({', '.join(f'{n} {b} bytes' for n, b in found.items())}): "
                         "state that outlives a launch (a cache across calls), however the source spelt it")
-    faults = sass_faults(disassemble(cubin))
+    faults = machine_code_faults(cubin)
     if faults:
         raise Rejection(Status.REJECTED_STATIC, "static",
                         f"the machine code reads a clock or sleeps (timing-dependent behaviour), however the "
                         f"source spelt it: {'; '.join(faults[:4])}")
+
+
+SASS_VERDICT = "sass-faults.json"  # beside a built cubin: its machine code's faults, found once
+
+
+def machine_code_faults(cubin: Path) -> list[str]:
+    """``sass_faults`` of ``cubin``: read from its build's folder where the build left them (the
+    compile-ahead threads disassemble while the GPU times other genomes; on the GPU worker's time
+    a large cubin's disassembly took 1.7 s), else disassembled now and left there."""
+    verdict = cubin.with_name(SASS_VERDICT)
+    try:
+        found = json.loads(verdict.read_text())
+        if isinstance(found, list) and all(isinstance(f, str) for f in found):
+            return found
+    except (OSError, ValueError):
+        pass
+    faults = sass_faults(disassemble(cubin))
+    tmp = verdict.with_name(f"{SASS_VERDICT}.{os.getpid()}.{threading.get_ident()}")
+    try:
+        tmp.write_text(json.dumps(faults))
+        tmp.replace(verdict)  # never half a verdict
+    except OSError:  # a read-only cache: the verdict stands, it is only not kept
+        pass
+    return faults
 
 
 def disassemble(cubin: Path) -> str:

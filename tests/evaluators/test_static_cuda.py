@@ -130,6 +130,9 @@ def test_a_clock_read_spelt_past_the_source_check_is_found_in_the_machine_code(t
     record = json.loads(done.stdout)
     assert record["status"] == "rejected_static", record
     assert "reads a clock or sleeps" in record["error"] and "SR_GLOBALTIMER" in record["error"], record["error"]
+    # the build left the verdict beside its cubin, for the GPU worker to read instead of disassembling
+    verdict = json.loads((tmp_path / "c" / record["build_key"] / "sass-faults.json").read_text())
+    assert len(verdict) == 1 and verdict[0].startswith("gather_rows: ") and "SR_GLOBALTIMER" in verdict[0]
 
 
 def test_the_machine_code_check_names_each_kernel_and_instruction():
