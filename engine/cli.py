@@ -613,7 +613,7 @@ def cmd_compile(args) -> int:
     status = "ok" if build.ok and not faults else "compile_error"
     if status == "ok":
         try:
-            static_check_cubin(Path(build.cubin))
+            static_check_cubin(Path(build.cubin), source)
         except Rejection as rejection:  # as the worker's compile stage would refuse it
             status, faults = rejection.status.value, [str(rejection)]
     ok = status == "ok"

@@ -176,7 +176,7 @@ class Evaluator:
             raise StageFailure(status, "compile", build.excerpt())
         _check_parameters(contract, Path(build.cubin))
         if self._guards["static"]:
-            static_check_cubin(Path(build.cubin))
+            static_check_cubin(Path(build.cubin), req["source"])
         if req.get("compile_only"):
             return None
         if self.device.type != "cuda":

@@ -48,6 +48,11 @@ FORBIDDEN = [
 # for in the SASS, however the source spelt them (a macro pasting ``clo`` and ``ck64``, a PTX
 # string split in two), in any form (S2R, CS2R, S2UR).
 SASS_FORBIDDEN = re.compile(r"\bSR_(?:CLOCKLO|CLOCKHI|GLOBALTIMERLO|GLOBALTIMERHI|GLOBALTIMER)\b|\bNANOSLEEP\b")
+# <cuda/barrier>, an allowed header, backs its waits off with the timer and sleeps (libcu++'s own
+# code, on sm_90a): in a source that includes it only the cycle counter is looked for in the
+# machine code, and the timer and sleeps the kernel would spell itself are the source check's.
+BACKOFF_HEADERS = ("cuda/barrier",)
+_CYCLE_COUNTER = re.compile(r"\bSR_CLOCK(?:LO|HI)\b")
 
 
 def static_check_cuda(source: str) -> None:
@@ -75,30 +80,38 @@ def static_check_cuda(source: str) -> None:
                                              f"{' '.join(code[m.start():end].split())[:60]!r}")
 
 
-def static_check_cubin(cubin: Path) -> None:
-    """The source check reads names; the built cubin says what the kernel does, however the
-    source spelt it (a macro pasting ``__dev`` and ``ice__``): device variables (state that
-    outlives a launch) in its sections, clock reads and sleeps in its machine code."""
+def static_check_cubin(cubin: Path, source: str) -> None:
+    """The source check reads names; the built cubin (of ``source``) says what the kernel does,
+    however the source spelt it (a macro pasting ``__dev`` and ``ice__``): device variables (state
+    that outlives a launch) in its sections, clock reads and sleeps in its machine code."""
     found = device_variables(cubin)
     if found:
         raise Rejection(Status.REJECTED_STATIC, "static",
                         f"the cubin holds device variables ({', '.join(f'{n} {b} bytes' for n, b in found.items())}): "
                         "state that outlives a launch (a cache across calls), however the source spelt it")
-    faults = machine_code_faults(cubin)
+    faults = own_machine_code_faults(machine_code_faults(cubin), source)
     if faults:
         raise Rejection(Status.REJECTED_STATIC, "static",
                         f"the machine code reads a clock or sleeps (timing-dependent behaviour), however the "
                         f"source spelt it: {'; '.join(faults[:4])}")
 
 
-SASS_VERDICT = "sass-faults.json"  # beside a built cubin: its machine code's faults, found once
+def own_machine_code_faults(faults: list[str], source: str) -> list[str]:
+    """``faults`` less what an included header's own code explains (BACKOFF_HEADERS)."""
+    included = re.findall(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', source, re.MULTILINE)
+    if any(header.strip() in BACKOFF_HEADERS for header in included):
+        return [f for f in faults if _CYCLE_COUNTER.search(f)]
+    return faults
+
+
+SASS_VERDICT = ".sass-faults.json"  # beside a built cubin, after its name: its machine code's faults
 
 
 def machine_code_faults(cubin: Path) -> list[str]:
     """``sass_faults`` of ``cubin``: read from its build's folder where the build left them (the
     compile-ahead threads disassemble while the GPU times other genomes; on the GPU worker's time
     a large cubin's disassembly took 1.7 s), else disassembled now and left there."""
-    verdict = cubin.with_name(SASS_VERDICT)
+    verdict = cubin.with_name(cubin.stem + SASS_VERDICT)
     try:
         found = json.loads(verdict.read_text())
         if isinstance(found, list) and all(isinstance(f, str) for f in found):
@@ -106,7 +119,7 @@ def machine_code_faults(cubin: Path) -> list[str]:
     except (OSError, ValueError):
         pass
     faults = sass_faults(disassemble(cubin))
-    tmp = verdict.with_name(f"{SASS_VERDICT}.{os.getpid()}.{threading.get_ident()}")
+    tmp = verdict.with_name(f"{verdict.name}.{os.getpid()}.{threading.get_ident()}")
     try:
         tmp.write_text(json.dumps(faults))
         tmp.replace(verdict)  # never half a verdict

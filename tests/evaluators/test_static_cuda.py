@@ -9,7 +9,8 @@ import pytest
 
 from engine.template import load_template
 from evaluators.rejection import Rejection
-from evaluators.static_cuda import kernel_parameters, parameter_kind, sass_faults, static_check_cuda
+from evaluators.static_cuda import (kernel_parameters, own_machine_code_faults, parameter_kind, sass_faults,
+                                    static_check_cuda)
 from tests.marks import NEEDS_NVCC
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "templates"
@@ -131,7 +132,7 @@ def test_a_clock_read_spelt_past_the_source_check_is_found_in_the_machine_code(t
     assert record["status"] == "rejected_static", record
     assert "reads a clock or sleeps" in record["error"] and "SR_GLOBALTIMER" in record["error"], record["error"]
     # the build left the verdict beside its cubin, for the GPU worker to read instead of disassembling
-    verdict = json.loads((tmp_path / "c" / record["build_key"] / "sass-faults.json").read_text())
+    verdict = json.loads((tmp_path / "c" / record["build_key"] / "kernel.sass-faults.json").read_text())
     assert len(verdict) == 1 and verdict[0].startswith("gather_rows: ") and "SR_GLOBALTIMER" in verdict[0]
 
 
@@ -141,6 +142,13 @@ def test_the_machine_code_check_names_each_kernel_and_instruction():
             "\t\tFunction : merge\n        /*0040*/    NANOSLEEP 0x64 ;   /* 0x000000640000795d */\n"
             "        /*0050*/    S2UR UR4, SR_CgaCtaId ;\n")
     assert sass_faults(sass) == ["split: CS2R R2, SR_CLOCKLO", "merge: NANOSLEEP 0x64"]
+
+
+def test_a_header_whose_waits_back_off_explains_the_timer_and_sleeps_but_never_the_cycle_counter():
+    # what cuda::barrier's arrive_and_wait leaves in an sm_90a kernel, and a pasted clock64()
+    faults = ["k: CS2R R6, SR_GLOBALTIMERLO", "k: NANOSLEEP 0xf4240", "k: CS2R R2, SR_CLOCKLO"]
+    assert own_machine_code_faults(faults, "#include <cuda/barrier>\n") == ["k: CS2R R2, SR_CLOCKLO"]
+    assert own_machine_code_faults(faults, "#include <cuda_bf16.h>\n// <cuda/barrier>\n") == faults
 
 
 KERNELS = """\
