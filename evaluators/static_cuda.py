@@ -9,6 +9,7 @@ and string literals are blanked first, so a word in a comment rejects nothing.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -36,7 +37,9 @@ FORBIDDEN = [
     (r"\b(?:malloc|free|realloc|calloc)\s*\(", "allocates memory on the device"),
     (r"\bnew\b|\bdelete\b", "allocates memory with new/delete"),
     (r"\b__trap\s*\(|\btrap\s*;|\b__brkpt\s*\(|\bassert\s*\(", "can stop the kernel (trap/assert)"),
-    (r"\bclock(?:64)?\s*\(|%clock|%globaltimer|\b__globaltimer\b|\b__nanosleep\s*\(",
+    (r"\bclock(?:64)?\s*\(|%clock|%globaltimer|\b__globaltimer\b|\b__nanosleep\s*\(|%pm\d"
+     r"|\bget_sreg_(?:clock|globaltimer|pm)\w*|\bchrono\b|\b(?:system|steady|high_resolution)_clock\b"
+     r"|\bthis_thread\b|\bsleep_(?:for|until)\b",
      "reads a clock or sleeps (timing-dependent behaviour)"),
     (r"\bcuda[A-Z]\w*\s*\(", "calls the CUDA runtime API"),
     (r"\bcu[A-Z][a-z]\w*\s*\(", "calls the CUDA driver API"),
@@ -47,12 +50,14 @@ FORBIDDEN = [
 # needs none of them to compute its answer; with them it can tell when it is being timed. Looked
 # for in the SASS, however the source spelt them (a macro pasting ``clo`` and ``ck64``, a PTX
 # string split in two), in any form (S2R, CS2R, S2UR).
-SASS_FORBIDDEN = re.compile(r"\bSR_(?:CLOCKLO|CLOCKHI|GLOBALTIMERLO|GLOBALTIMERHI|GLOBALTIMER)\b|\bNANOSLEEP\b")
-# <cuda/barrier>, an allowed header, backs its waits off with the timer and sleeps (libcu++'s own
-# code, on sm_90a): in a source that includes it only the cycle counter is looked for in the
-# machine code, and the timer and sleeps the kernel would spell itself are the source check's.
-BACKOFF_HEADERS = ("cuda/barrier",)
-_CYCLE_COUNTER = re.compile(r"\bSR_CLOCK(?:LO|HI)\b")
+# The performance-monitor counters (SR_PM*) too.
+SASS_FORBIDDEN = re.compile(r"\bSR_(?:CLOCKLO|CLOCKHI|GLOBALTIMERLO|GLOBALTIMERHI|GLOBALTIMER|PM\w*)\b|\bNANOSLEEP\b")
+# cuda::barrier (<cuda/barrier>, an allowed header) backs its waits off with the timer and sleeps
+# (libcu++'s own code, on sm_90a). In a kernel that uses one, the machine code cannot tell those
+# from the kernel's own: there only the cycle and performance counters are looked for, and the
+# timer and sleeps are left to the source check, which a macro's spelling can pass (README).
+_BARRIER_USE = re.compile(r"\bcuda::barrier\s*<")
+_COUNTERS = re.compile(r"\bSR_(?:CLOCKLO|CLOCKHI|PM\w*)\b")
 
 
 def static_check_cuda(source: str) -> None:
@@ -70,7 +75,9 @@ def static_check_cuda(source: str) -> None:
         if m:
             raise _reject(source, m.start(), f"{reason}: {m.group(0).strip()[:40]!r}")
     for m in re.finditer(r"\b(?:asm|__asm__)\b[^;]*;", with_strings):  # inline PTX is in strings
-        bad = re.search(r"\b(?:trap|exit|brkpt)\b|%clock|%globaltimer|\bnanosleep\b", m.group(0))
+        # adjacent literals are one string to the compiler: "%%global" "timer;" reads the timer
+        ptx = re.sub(r'"\s*"', "", m.group(0))
+        bad = re.search(r"\b(?:trap|exit|brkpt)\b|%clock|%globaltimer|\bnanosleep\b|%pm\d", ptx)
         if bad:
             raise _reject(source, m.start(), f"inline assembly uses {bad.group(0)!r} (trap, exit or a clock)")
     for m in re.finditer(r"\b(__device__|static)\b", code):
@@ -97,10 +104,12 @@ def static_check_cubin(cubin: Path, source: str) -> None:
 
 
 def own_machine_code_faults(faults: list[str], source: str) -> list[str]:
-    """``faults`` less what an included header's own code explains (BACKOFF_HEADERS)."""
-    included = re.findall(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"]+)[>"]', source, re.MULTILINE)
-    if any(header.strip() in BACKOFF_HEADERS for header in included):
-        return [f for f in faults if _CYCLE_COUNTER.search(f)]
+    """``faults`` less what a cuda::barrier's waits explain, where the kernel's code (not a comment,
+    a string or an ``#if 0`` block) uses one."""
+    code = re.sub(r"^[ \t]*#[ \t]*if[ \t]+0\b.*?^[ \t]*#[ \t]*endif\b", "", blank_comments(source, strings=True),
+                  flags=re.DOTALL | re.MULTILINE)
+    if _BARRIER_USE.search(code):
+        return [f for f in faults if _COUNTERS.search(f)]
     return faults
 
 
@@ -112,16 +121,20 @@ def machine_code_faults(cubin: Path) -> list[str]:
     compile-ahead threads disassemble while the GPU times other genomes; on the GPU worker's time
     a large cubin's disassembly took 1.7 s), else disassembled now and left there."""
     verdict = cubin.with_name(cubin.stem + SASS_VERDICT)
+    # a verdict holds only for the bytes it was reached on and the rules it was reached by
+    stamp = {"cubin_sha256": hashlib.sha256(cubin.read_bytes()).hexdigest(), "rules": SASS_FORBIDDEN.pattern}
     try:
         found = json.loads(verdict.read_text())
-        if isinstance(found, list) and all(isinstance(f, str) for f in found):
-            return found
+        faults = found.get("faults") if isinstance(found, dict) else None
+        if ({k: found.get(k) for k in stamp} == stamp and isinstance(faults, list)
+                and all(isinstance(f, str) for f in faults)):
+            return faults
     except (OSError, ValueError):
         pass
     faults = sass_faults(disassemble(cubin))
     tmp = verdict.with_name(f"{verdict.name}.{os.getpid()}.{threading.get_ident()}")
     try:
-        tmp.write_text(json.dumps(faults))
+        tmp.write_text(json.dumps({**stamp, "faults": faults}))
         tmp.replace(verdict)  # never half a verdict
     except OSError:  # a read-only cache: the verdict stands, it is only not kept
         pass

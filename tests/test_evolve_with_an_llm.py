@@ -109,6 +109,11 @@ def test_a_forgotten_option_is_not_taken_from_the_run_and_the_rest_are():
                           "run.json")
     assert (args.llm_model, args.llm_batch, args.llm_context, args.llm_calls) == ("m", 2, None, None)
     assert args.llm_from_run == ["llm_model", "llm_batch"]
+    # a damaged value forgotten (or replaced) is left where it is, not refused
+    args = argparse.Namespace(**{name: None for name in options.FIELDS}, llm_forget=["llm-calls"])
+    args.llm_batch = 3
+    options.take_recorded(args, {"llm_model": "m", "llm_calls": "many", "llm_batch": 0}, "run.json")
+    assert (args.llm_calls, args.llm_batch) == (None, 3)
 
 
 def test_llm_options_are_checked_before_anything_runs(tmp_path):

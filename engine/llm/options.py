@@ -56,15 +56,16 @@ def take_recorded(args, recorded: object, where: str) -> None:
     names those taken, for the errors about them to say where they came from."""
     if not isinstance(recorded, dict):
         raise UserError(f"{where}: search.llm {recorded!r} is not an object of --llm-* options")
-    for name, value in recorded.items():
-        valid = _VALID.get(name, lambda v: isinstance(v, str))
-        if name not in FIELDS or not (value is None or valid(value)):
-            raise UserError(f"{where}: search.llm.{name} {value!r} is not a value of {flag(name)}")
     forget = {option.replace("-", "_") for option in getattr(args, "llm_forget", None) or ()}
     both = [flag(name) for name in FIELDS if name in forget and getattr(args, name) not in (None, [])]
     if both:
         raise UserError(f"{', '.join(both)}: named and forgotten (--llm-forget) at once; naming one replaces "
                         "what the run noted, forgetting it drops it")
+    for name, value in recorded.items():
+        valid = _VALID.get(name, lambda v: isinstance(v, str))
+        taken = name not in forget and getattr(args, name, None) in (None, [])  # a damaged value can be left
+        if name not in FIELDS or (taken and not (value is None or valid(value))):
+            raise UserError(f"{where}: search.llm.{name} {value!r} is not a value of {flag(name)}")
     args.llm_from_run = []
     for name in FIELDS:
         if name not in forget and getattr(args, name) in (None, []) and recorded.get(name) not in (None, []):

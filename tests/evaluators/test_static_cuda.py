@@ -120,9 +120,10 @@ def test_a_clock_read_spelt_past_the_source_check_is_found_in_the_machine_code(t
     src = tmp_path / "clock.cu.j2"
     space = FIXTURES.parent / "genomes" / "tiny_cuda.toml"
     text = (FIXTURES / "tiny.cu.j2").read_text().replace('"../genomes/tiny_cuda.toml"', f'"{space}"')
-    # the timer's name split across two strings of the inline PTX: no word of the source names it
-    timer = ('__device__ __forceinline__ unsigned long long kg_now() {\n'
-             '  unsigned long long t; asm volatile("mov.u64 %0, %%global" "timer;" : "=l"(t)); return t; }\n')
+    # the timer's name pasted and made a string by macros: no word of the source names it
+    timer = ('#define KG_STR2(x) #x\n#define KG_STR(x) KG_STR2(x)\n#define KG_CAT(a, b) a##b\n'
+             '__device__ __forceinline__ unsigned long long kg_now() {\n  unsigned long long t;\n'
+             '  asm volatile("mov.u64 %0, %%" KG_STR(KG_CAT(global, timer)) ";" : "=l"(t)); return t; }\n')
     text = text.replace("#include <cuda_bf16.h>", "#include <cuda_bf16.h>\n" + timer)
     src.write_text(text.replace("  float acc[", "  if (kg_now() == 1ull) return;\n  float acc[", 1))
     done = subprocess.run([sys.executable, "-m", "engine", "compile", str(src), "--cache", str(tmp_path / "c")],
@@ -132,8 +133,15 @@ def test_a_clock_read_spelt_past_the_source_check_is_found_in_the_machine_code(t
     assert record["status"] == "rejected_static", record
     assert "reads a clock or sleeps" in record["error"] and "SR_GLOBALTIMER" in record["error"], record["error"]
     # the build left the verdict beside its cubin, for the GPU worker to read instead of disassembling
-    verdict = json.loads((tmp_path / "c" / record["build_key"] / "kernel.sass-faults.json").read_text())
+    kept = tmp_path / "c" / record["build_key"] / "kernel.sass-faults.json"
+    verdict = json.loads(kept.read_text())["faults"]
     assert len(verdict) == 1 and verdict[0].startswith("gather_rows: ") and "SR_GLOBALTIMER" in verdict[0]
+    # a verdict kept for other bytes (or other rules) is not taken: the cubin is disassembled again
+    from evaluators.static_cuda import static_check_cubin
+
+    kept.write_text(json.dumps({**json.loads(kept.read_text()), "cubin_sha256": "0" * 64, "faults": []}))
+    with pytest.raises(Rejection, match="SR_GLOBALTIMER"):
+        static_check_cubin(Path(record["cubin"]), src.read_text())
 
 
 def test_the_machine_code_check_names_each_kernel_and_instruction():
@@ -144,11 +152,28 @@ def test_the_machine_code_check_names_each_kernel_and_instruction():
     assert sass_faults(sass) == ["split: CS2R R2, SR_CLOCKLO", "merge: NANOSLEEP 0x64"]
 
 
-def test_a_header_whose_waits_back_off_explains_the_timer_and_sleeps_but_never_the_cycle_counter():
-    # what cuda::barrier's arrive_and_wait leaves in an sm_90a kernel, and a pasted clock64()
-    faults = ["k: CS2R R6, SR_GLOBALTIMERLO", "k: NANOSLEEP 0xf4240", "k: CS2R R2, SR_CLOCKLO"]
-    assert own_machine_code_faults(faults, "#include <cuda/barrier>\n") == ["k: CS2R R2, SR_CLOCKLO"]
-    assert own_machine_code_faults(faults, "#include <cuda_bf16.h>\n// <cuda/barrier>\n") == faults
+def test_a_barriers_waits_explain_the_timer_and_sleeps_but_never_the_counters():
+    # what cuda::barrier's arrive_and_wait leaves in an sm_90a kernel, a pasted clock64(), a PM read
+    faults = ["k: CS2R R6, SR_GLOBALTIMERLO", "k: NANOSLEEP 0xf4240", "k: CS2R R2, SR_CLOCKLO", "k: S2UR UR4, SR_PM7"]
+    uses = "#include <cuda/barrier>\n__global__ void k() { __shared__ cuda::barrier<cuda::thread_scope_block> b; }\n"
+    assert own_machine_code_faults(faults, uses) == ["k: CS2R R2, SR_CLOCKLO", "k: S2UR UR4, SR_PM7"]
+    # a barrier only included, named in a comment or a string, or in an #if 0 block explains nothing
+    for unused in ("#include <cuda/barrier>\n", "// cuda::barrier<cuda::thread_scope_block>\n",
+                   'const char* s = "cuda::barrier<int>";\n',
+                   "#if 0\n__shared__ cuda::barrier<cuda::thread_scope_block> b;\n#endif\n"):
+        assert own_machine_code_faults(faults, unused) == faults, unused
+
+
+@pytest.mark.parametrize("spelling", [
+    'asm volatile("mov.u64 %0, %%global" "timer;" : "=l"(t));',  # adjacent literals: one string
+    "auto t = cuda::std::chrono::system_clock::now();",
+    "auto t = cuda::ptx::get_sreg_globaltimer();",
+    'asm volatile("mov.u32 %0, %%pm0;" : "=r"(t));',
+    "cuda::std::this_thread::sleep_for(d);",
+])
+def test_the_source_check_refuses_the_timer_under_other_names(spelling):
+    with pytest.raises(Rejection, match="reads a clock or sleeps|inline assembly uses"):
+        static_check_cuda(f"__global__ void k(unsigned long long* o) {{\n  {spelling}\n}}\n")
 
 
 KERNELS = """\
