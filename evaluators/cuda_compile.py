@@ -195,21 +195,7 @@ def _build(source: str, key: str, folder: Path, flags: tuple[str, ...], timeout_
         return CudaBuild(False, key, None, seconds, False, log)
     log_path.write_text(log)
     tmp.replace(cubin)  # the cache never holds half a cubin
-    _find_machine_code_faults(cubin)
     return CudaBuild(True, key, str(cubin), seconds, False, log, with_code_bytes(parse_ptxas(log), cubin))
-
-
-def _find_machine_code_faults(cubin: Path) -> None:
-    """Disassembles a new cubin here, in the thread that built it, and leaves the verdict of the
-    static check's machine-code half beside it (evaluators.static_cuda.machine_code_faults): the
-    GPU worker that loads it later reads the verdict instead of spending its own time. A failure
-    here (no cuobjdump) is left for that check to report."""
-    from evaluators.static_cuda import machine_code_faults  # it reads this module: imported late
-
-    try:
-        machine_code_faults(cubin)
-    except (OSError, RuntimeError, subprocess.SubprocessError):
-        pass
 
 
 # a diagnostic against the rendered source (front end) or its PTX (ptxas): what the same source

@@ -117,9 +117,10 @@ SASS_VERDICT = ".sass-faults.json"  # beside a built cubin, after its name: its 
 
 
 def machine_code_faults(cubin: Path) -> list[str]:
-    """``sass_faults`` of ``cubin``: read from its build's folder where the build left them (the
-    compile-ahead threads disassemble while the GPU times other genomes; on the GPU worker's time
-    a large cubin's disassembly took 1.7 s), else disassembled now and left there."""
+    """``sass_faults`` of ``cubin``: read from beside it where a check before this one left them,
+    else disassembled now and left there. In a search the compile-ahead workers' compile stage
+    (which runs this check) disassembles while the GPU times other genomes, and the GPU worker
+    reads their verdict: on its own time a large cubin's disassembly took 1.7 s."""
     verdict = cubin.with_name(cubin.stem + SASS_VERDICT)
     # a verdict holds only for the bytes it was reached on and the rules it was reached by
     stamp = {"cubin_sha256": hashlib.sha256(cubin.read_bytes()).hexdigest(), "rules": SASS_FORBIDDEN.pattern}

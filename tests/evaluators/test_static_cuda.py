@@ -132,7 +132,7 @@ def test_a_clock_read_spelt_past_the_source_check_is_found_in_the_machine_code(t
     record = json.loads(done.stdout)
     assert record["status"] == "rejected_static", record
     assert "reads a clock or sleeps" in record["error"] and "SR_GLOBALTIMER" in record["error"], record["error"]
-    # the build left the verdict beside its cubin, for the GPU worker to read instead of disassembling
+    # the check left its verdict beside the cubin, for the GPU worker to read instead of disassembling
     kept = tmp_path / "c" / record["build_key"] / "kernel.sass-faults.json"
     verdict = json.loads(kept.read_text())["faults"]
     assert len(verdict) == 1 and verdict[0].startswith("gather_rows: ") and "SR_GLOBALTIMER" in verdict[0]
