@@ -120,15 +120,16 @@ class Template:
         """The front matter's problem is one the evaluators know and makes with the default
         genome's arguments, and a Triton template's default genome defines the entry: faults of
         the template, said once before a run rather than recorded as a failed row a genome.
-        Imports the evaluators (and torch with them)."""
+        Without torch (evaluators.problem_specs) for a Triton template: the driver needs it for
+        nothing else, and its import cost every command 1.4 s before the worker's start."""
         import ast
 
-        from evaluators.guards import top_level_functions
-        from evaluators.problems import make_problem
+        from evaluators.host_code import top_level_functions
+        from evaluators.problem_specs import check_problem
 
         defaults = space.default_params()
         try:
-            problem = make_problem(self.problem, self.problem_kwargs(defaults))
+            entry_args = check_problem(self.problem, self.problem_kwargs(defaults))
         except ValueError as exc:
             raise UserError(f"{self.path}: front matter {exc}") from None
         try:  # a default that does not render or parse is a genome's fault: its row says so
@@ -143,9 +144,9 @@ class Template:
         if entry is None:
             raise UserError(f"{self.path}: front matter entry {self.entry!r} is not a top-level function of "
                             f"the default genome's source")
-        if not _takes_positional(entry.args, len(problem.entry_args)):  # else every genome failed at its first call
+        if not _takes_positional(entry.args, len(entry_args)):  # else every genome failed at its first call
             raise UserError(f"{self.path}: entry {self.entry}({ast.unparse(entry.args)}) cannot be called as "
-                            f"{self.entry}({', '.join(problem.entry_args)}), as problem {self.problem!r} calls it")
+                            f"{self.entry}({', '.join(entry_args)}), as problem {self.problem!r} calls it")
 
     def _check_launch_line(self, source: str) -> None:
         """The default genome's launch line reads, and names kernels its source defines with C

@@ -16,7 +16,7 @@ import types
 
 import torch
 
-from evaluators.host_code import check_module_code, import_path
+from evaluators.host_code import check_module_code, import_path, top_level_functions
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -115,12 +115,6 @@ def static_check_triton(source: str, entry: str) -> None:
     check_module_code(tree, kernels, modules, _raise)
     if entry not in top_level_functions(tree):
         raise Rejection(Status.REJECTED_STATIC, "static", f"no top-level function {entry!r}")
-
-
-def top_level_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
-    """A module's top-level functions by name (a later definition of a name wins, as in Python):
-    where the harness looks for a Triton entry."""
-    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
 def _raise(reason: str, node: ast.AST) -> None:

@@ -198,3 +198,9 @@ def check_kernel_code(fn: ast.FunctionDef, top: set[str], imports: dict[str, str
         if isinstance(node, ast.Name) and node.id not in names:
             reject(f"kernel {fn.name} uses {node.id}, which is none of its own names, the module's, its "
                    f"imports or the builtins Triton knows", node)
+
+
+def top_level_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """A module's top-level functions by name (a later definition of a name wins, as in Python):
+    where the harness looks for a Triton entry (and the CLI, before a run, without torch)."""
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}

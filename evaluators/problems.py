@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Mapping
 
+from evaluators.problem_specs import check_problem
 from evaluators.sparse_mla import SparseMlaDecode
 
 PROBLEMS = {SparseMlaDecode.name: SparseMlaDecode}
@@ -12,13 +12,7 @@ PROBLEMS = {SparseMlaDecode.name: SparseMlaDecode}
 
 def make_problem(name: str, args: Mapping[str, Any]):
     """The problem ``name`` with its arguments, or a ValueError naming what is at fault: an
-    unknown problem, an argument it does not take, or a value it refuses. The worker makes each
-    request's problem so, and the CLI a template's (with its default genome's arguments) before a run."""
-    problem = PROBLEMS.get(name)
-    if problem is None:
-        raise ValueError(f"problem {name!r} is not a known problem (known: {', '.join(sorted(PROBLEMS))})")
-    takes = list(inspect.signature(problem).parameters)
-    unknown = sorted(set(args) - set(takes))
-    if unknown:
-        raise ValueError(f"problem_args names {unknown}, not arguments of problem {name!r} (it takes {takes})")
-    return problem(**args)
+    unknown problem, an argument it does not take, or a value it refuses (the checks the CLI makes
+    before a run, without torch: evaluators.problem_specs). The worker makes each request's problem so."""
+    check_problem(name, args)
+    return PROBLEMS[name](**args)

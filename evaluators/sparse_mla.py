@@ -20,12 +20,11 @@ from dataclasses import dataclass
 import torch
 
 from evaluators.problem import Tolerance, Workload
+from evaluators.sparse_mla_spec import D_QK, ENTRY_ARGS, KV_ROW_BYTES, NAME, check_args
 
-D_QK = 576
 D_V = 512
 PAGE = 64
 SOFTMAX_SCALE = 0.135234  # 192**-0.5 * (1 + 0.1 ln 40)**2, the model's value with YaRN
-KV_ROW_BYTES = {"bf16": D_QK * 2, "fp8_656": 656}
 FP8_GROUP = 128
 
 OUT_TOL = Tolerance(abs_tol=1e-3, rel_tol=2.01 / 128, rel_l2=1e-2)
@@ -41,12 +40,11 @@ class Inputs:
 
 
 class SparseMlaDecode:
-    name = "sparse_mla_decode"
-    entry_args = ("q", "kv_cache", "indices", "sm_scale", "out", "lse")  # what `call` passes, in order
+    name = NAME
+    entry_args = ENTRY_ARGS  # what `call` passes, in order
 
     def __init__(self, kv_format: str = "bf16"):
-        if kv_format not in KV_ROW_BYTES:
-            raise ValueError(f"sparse_mla_decode: kv_format {kv_format!r} is not one of {sorted(KV_ROW_BYTES)}")
+        check_args(kv_format)
         self.kv_format = kv_format
         self.row_bytes = KV_ROW_BYTES[kv_format]
         self.pool_key = f"{self.name}:{kv_format}"
