@@ -3,7 +3,8 @@
 Each stage may end the evaluation with a typed status. Inputs are drawn fresh from the
 request's seed for every check and every timed workload; outputs are poisoned with NaN before
 every call; the largest workload is always among the verified shapes; the reference is
-computed after the candidate's calls (no expected answer is in memory while it runs), on inputs
+computed after the candidate's calls return (no expected answer is in memory while a call runs;
+a late write after its return, while the reference is computed, is rejected as such), on inputs
 a copy (small shapes) or a fingerprint of secret weights (large ones) shows unchanged; a timed
 graph is captured on one set of inputs and replayed on new values in the same memory, and the
 outputs the replays produced are checked against the reference of those. The e2e stage (asked for
