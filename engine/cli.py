@@ -189,7 +189,8 @@ def _llm_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--llm-extra", metavar="JSON", help='more request fields as a JSON object, e.g. '
                                                        '\'{"reasoning_effort": "high"}\'')
     g.add_argument("--llm-timeout-s", type=_seconds, help="limit per call (default 300)")
-    g.add_argument("--llm-forget", action="append", choices=[flag[2:] for flag in llm_options.FORGETTABLE],
+    g.add_argument("--llm-forget", action="append",
+                   choices=[llm_options.flag(name)[2:] for name in llm_options.FORGETTABLE],
                    metavar="OPTION", help="with --resume: an option the run noted that this session goes without "
                                           "(its default), e.g. llm-context for a context file since removed "
                                           "(repeatable)")

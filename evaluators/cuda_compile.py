@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -191,7 +192,7 @@ def _build(source: str, key: str, folder: Path, flags: tuple[str, ...], timeout_
     log = (done.stdout + done.stderr).strip()
     if done.returncode != 0:
         if _SOURCE_FAULT.search(log):  # the source's fault, the same on every build (not a full disk, a signal)
-            _write_whole(folder / "nvcc-error.log", log)
+            write_whole(folder / "nvcc-error.log", log)
         return CudaBuild(False, key, None, seconds, False, log)
     log_path.write_text(log)
     tmp.replace(cubin)  # the cache never holds half a cubin
@@ -203,9 +204,10 @@ def _build(source: str, key: str, folder: Path, flags: tuple[str, ...], timeout_
 _SOURCE_FAULT = re.compile(r"kernel\.cu\(\d+\): (?:catastrophic )?error|^ptxas (?:error|fatal)", re.M)
 
 
-def _write_whole(path: Path, text: str) -> None:
-    """``text`` into ``path`` so that a reader finds all of it or no file."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}")
+def write_whole(path: Path, text: str) -> None:
+    """``text`` into ``path`` so that a reader finds all of it or no file (two writers, threads
+    of one process included, each write a whole file of their own and the last one's stands)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
     tmp.write_text(text)
     tmp.replace(path)
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import subprocess
-import threading
 from pathlib import Path
 
 from evaluators.cubin_elf import device_variables
-from evaluators.cuda_compile import cuobjdump_path
+from evaluators.cuda_compile import cuobjdump_path, write_whole
 from evaluators.rejection import Rejection
 from evaluators.status import Status
 
@@ -133,10 +131,8 @@ def machine_code_faults(cubin: Path) -> list[str]:
     except (OSError, ValueError):
         pass
     faults = sass_faults(disassemble(cubin))
-    tmp = verdict.with_name(f"{verdict.name}.{os.getpid()}.{threading.get_ident()}")
     try:
-        tmp.write_text(json.dumps({**stamp, "faults": faults}))
-        tmp.replace(verdict)  # never half a verdict
+        write_whole(verdict, json.dumps({**stamp, "faults": faults}))  # never half a verdict
     except OSError:  # a read-only cache: the verdict stands, it is only not kept
         pass
     return faults

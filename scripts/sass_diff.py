@@ -28,17 +28,7 @@ sys.path.insert(0, str(REPO))
 from engine.errors import UserError  # noqa: E402
 from engine.template import RenderError, load_template, render_text  # noqa: E402
 from evaluators.cuda_compile import CompileAhead, cuobjdump_path  # noqa: E402
-
-
-def cuobjdump() -> str:
-    found = cuobjdump_path()
-    if found is None:
-        raise UserError("cuobjdump not found (PATH, beside nvcc, or in the triton package)")
-    return found
-
-
-def sass(tool: str, cubin: str) -> str:
-    return subprocess.run([tool, "-sass", cubin], capture_output=True, text=True, check=True).stdout
+from evaluators.static_cuda import disassemble  # noqa: E402
 
 
 def base_text(template: Path, rev: str) -> str:
@@ -92,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise UserError(f"--base-file {args.base_file}: {exc}") from None
         else:
             old = base_text(args.template, args.base)
-        tool = cuobjdump()
+        if cuobjdump_path() is None:
+            raise UserError("cuobjdump not found (PATH, beside nvcc, or in the triton package)")
         chosen = genomes(template.load_space(), args.samples, args.seed, args.genomes)
     except UserError as exc:
         print(f"sass_diff: error: {exc}", file=sys.stderr)
@@ -125,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 old_build = ahead.result(old_source)
                 if not old_build.ok:
                     verdict = f"did not build at {args.base}"
-                elif sass(tool, new.cubin) == sass(tool, old_build.cubin):
+                elif disassemble(Path(new.cubin)) == disassemble(Path(old_build.cubin)):
                     verdict = "same"
                 else:  # what moved with it: the figures a record keeps
                     was, now = old_build.totals(), new.totals()

@@ -21,7 +21,7 @@ FIELDS = ("llm_model", "llm_base_url", "llm_api_key_env", "llm_batch", "llm_call
 DEFAULTS = {"llm_api_key_env": "OPENAI_API_KEY", "llm_batch": 4, "llm_partner": "random", "llm_timeout_s": 300.0}
 # what --llm-forget may drop from a resumed run's options: every one but the model, which the
 # strategy cannot go without (naming another replaces it)
-FORGETTABLE = tuple(f"--{name.replace('_', '-')}" for name in FIELDS if name != "llm_model")
+FORGETTABLE = tuple(name for name in FIELDS if name != "llm_model")
 
 
 def flag(name: str) -> str:
@@ -56,6 +56,7 @@ def take_recorded(args, recorded: object, where: str) -> None:
     names those taken, for the errors about them to say where they came from."""
     if not isinstance(recorded, dict):
         raise UserError(f"{where}: search.llm {recorded!r} is not an object of --llm-* options")
+    # --llm-forget's choices are FORGETTABLE's names as flags: back to the names
     forget = {option.replace("-", "_") for option in getattr(args, "llm_forget", None) or ()}
     both = [flag(name) for name in FIELDS if name in forget and getattr(args, name) not in (None, [])]
     if both:
