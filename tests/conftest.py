@@ -78,3 +78,33 @@ def ctrl_c_delivered():
     before = signal.signal(signal.SIGINT, signal.default_int_handler)  # a child starts with SIG_DFL
     yield
     signal.signal(signal.SIGINT, before)
+
+
+def pytest_collection_finish(session):
+    import tempfile
+
+    from tests.nvcc_prebuild import Prebuild, wanted_sources
+
+    cache = Path(tempfile.mkdtemp(prefix="kg-nvcc-cache-"))
+    session.config.stash[_NVCC_CACHE] = cache
+    session.config.stash[_PREBUILD] = Prebuild(cache, wanted_sources(session.items))
+
+
+def pytest_sessionfinish(session):
+    import shutil
+
+    prebuild = session.config.stash.get(_PREBUILD, None)
+    if prebuild is not None:
+        prebuild.stop()
+        shutil.rmtree(prebuild.cache, ignore_errors=True)
+
+
+_NVCC_CACHE = pytest.StashKey[Path]()
+_PREBUILD = pytest.StashKey[object]()
+
+
+@pytest.fixture(scope="session")
+def nvcc_cache(pytestconfig) -> Path:
+    """One nvcc cache for the session, which tests/nvcc_prebuild.py fills ahead with the sources the
+    collected modules declare (NVCC_SOURCES)."""
+    return pytestconfig.stash[_NVCC_CACHE]

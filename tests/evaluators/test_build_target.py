@@ -3,7 +3,9 @@ entries its problem's calls pick there (evaluators/build_target.py), the code of
 
 from __future__ import annotations
 
+import functools
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,16 +102,32 @@ def test_without_the_declaration_the_variable_is_an_unfilled_hole(tmp_path):
         load_template(path).check_holes(SPACE)
 
 
-@pytest.fixture(scope="module")
-def builds(tmp_path_factory):
-    """The bf16 small-batch genome built whole and for an H200, and another genome for an H200."""
-    cache = tmp_path_factory.mktemp("cubins")
+@functools.cache
+def _sources() -> dict[str, str]:
+    """The bf16 small-batch genome whole and for an H200, and another genome for an H200."""
     params = params_of(GENOMES["bf16 pairs i8"])
     other = params_of({**GENOMES["bf16 pairs i8"], "VALUE_ISSUE": "after_scores"})
     h200 = BuildTarget((132,))
-    sources = {"whole": TEMPLATE.render(params), "h200": TEMPLATE.render(params, target=h200),
-               "other h200": TEMPLATE.render(other, target=h200)}
-    return cache, sources, {name: compile_cuda(source, cache) for name, source in sources.items()}
+    return {"whole": TEMPLATE.render(params), "h200": TEMPLATE.render(params, target=h200),
+            "other h200": TEMPLATE.render(other, target=h200)}
+
+
+def NVCC_SOURCES() -> list[str]:  # noqa: N802 - the name tests/nvcc_prebuild.py looks for
+    return list(_sources().values())
+
+
+@pytest.fixture(scope="module")
+def builds(nvcc_cache):
+    """_sources() built (in the session's cache, which tests/nvcc_prebuild.py fills ahead)."""
+    sources = _sources()
+    return nvcc_cache, sources, {name: compile_cuda(source, nvcc_cache) for name, source in sources.items()}
+
+
+def as_the_run_left_them(run_cubins: Path, cache: Path, *builds) -> None:
+    """``builds`` in a run's cubin cache as its workers would have left them: the very folders
+    (cubin, ptxas log) the session's cache holds, without building each again (10 s apiece)."""
+    for build in builds:
+        shutil.copytree(cache / build.key, run_cubins / build.key, dirs_exist_ok=True)
 
 
 def _sass(cubin: str, kernel: str) -> str:
@@ -136,8 +154,8 @@ def test_export_ships_the_whole_build_and_checks_it_against_the_runs(builds, tmp
     cache, sources, built = builds
     run = tmp_path / "run"
     (run / "cubins").mkdir(parents=True)
-    for key in ("h200", "other h200"):  # as the run left them
-        compile_cuda(sources[key], run / "cubins")
+    # the run's own builds, and the whole build export makes there (what it does with it is the test)
+    as_the_run_left_them(run / "cubins", cache, built["h200"], built["other h200"], built["whole"])
 
     def table_for(timed_key: str) -> dict:
         totals = built[timed_key].totals()
@@ -185,7 +203,7 @@ class _H200Worker(RecordingWorker):
     build_target = BuildTarget((132,))
 
 
-def test_each_row_notes_the_gpus_its_genome_was_built_for(tmp_path):
+def test_each_row_notes_the_gpus_its_genome_was_built_for(tmp_path, request):
     from engine.loop import EvolveLoop
     from engine.run_folder import open_run
     from engine.store.reader import read_records
@@ -194,6 +212,9 @@ def test_each_row_notes_the_gpus_its_genome_was_built_for(tmp_path):
 
     run = tmp_path / "run"
     config = open_run(run, TEMPLATE, "random", 1, resume=False)
+    if shutil.which("nvcc"):  # the worker's build found where it builds (tmp_path/cubins), not made again
+        cache, _, built = request.getfixturevalue("builds")
+        as_the_run_left_them(tmp_path / "cubins", cache, built["h200"])
     runner = _H200Worker(tmp_path / "kernels", tmp_path / "worker.log", device="cpu", timeout_s=120)
     try:
         loop = EvolveLoop(TEMPLATE, SPACE, make_strategy("random", SPACE, 1), runner,
@@ -231,12 +252,15 @@ def test_a_run_resumed_on_another_gpu_exports_its_earlier_winners_as_they_were_b
     from engine.store.reader import read_records
     from engine.store.writer import ResultsWriter
 
-    sources = builds[1]
+    cache, sources, built = builds
     run = tmp_path / "run"
     config = open_run(run, TEMPLATE, "tpe", 1, resume=False)
     set_build_target(run, BuildTarget((132,)))
     set_build_target(run, BuildTarget((114,)))
     (run / "cubins").mkdir()
+    # the winner's build for the H200, which the loop below makes as the run did, and its whole
+    # build, which export ships
+    as_the_run_left_them(run / "cubins", cache, built["h200"], built["whole"])
     recorded = read_records(REPO / "docs" / "runs" / "h200-cuda15-20261205")
     template_row = next(r for r in recorded if r["operator"] == "default")
     rows = []

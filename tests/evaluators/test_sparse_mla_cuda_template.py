@@ -6,6 +6,7 @@ type what cannot run here (compile error, GPU-only runtime, static rejection) in
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 import subprocess
@@ -207,8 +208,8 @@ def render(genes: dict) -> str:
     return TEMPLATE.render(params_of(genes))
 
 
-@pytest.fixture(scope="module")
-def module_sources() -> dict:
+@functools.cache
+def _module_sources() -> dict:
     """Every source this module builds: GENOMES by name, the seesaw shapes, the probe tests'
     instrumented sources (or the exception their instrumentation raised)."""
     return {"genomes": {name: render(genes) for name, genes in GENOMES.items()},
@@ -218,17 +219,25 @@ def module_sources() -> dict:
             "probed": _probed_sources()}
 
 
+def NVCC_SOURCES() -> list[str]:  # noqa: N802 - the name tests/nvcc_prebuild.py looks for
+    return [source for group in _module_sources().values() for source in group.values() if isinstance(source, str)]
+
+
 @pytest.fixture(scope="module")
-def compiler(tmp_path_factory, module_sources):
+def module_sources() -> dict:
+    return _module_sources()
+
+
+@pytest.fixture(scope="module")
+def compiler(nvcc_cache, module_sources):
     """One nvcc pool for the module, two at a time, every source submitted at once: each fixture
     below waits only for its own, and the rest build while the tests before them run (three pools
-    one after another left a core idle at each one's end)."""
-    ahead = CompileAhead(tmp_path_factory.mktemp("cubins"), workers=2)
+    one after another left a core idle at each one's end). The session's cache holds what the
+    background build (tests/nvcc_prebuild.py) has built of them already."""
+    ahead = CompileAhead(nvcc_cache, workers=2)
     try:  # closed even when a submission raises (a fixture's teardown runs only after its yield)
-        for group in module_sources.values():
-            for source in group.values():
-                if isinstance(source, str):
-                    ahead.submit(source)
+        for source in NVCC_SOURCES():
+            ahead.submit(source)
         yield ahead
     finally:
         ahead.close()
