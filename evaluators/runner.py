@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from evaluators import zygote
 from evaluators.status import Status
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -45,7 +46,7 @@ class WorkerRunner:
         self.stage: str | None = None
         self.device, self.gpu_index = device, gpu_index
         self.timeout_s, self.startup_timeout_s = timeout_s, startup_timeout_s
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen | zygote.ZygoteWorker | None = None
         self.env: dict[str, str] | None = None
         self.restarts = 0
         self.served = 0  # requests answered (canaries not counted)
@@ -72,14 +73,17 @@ class WorkerRunner:
         if self.compile_only:
             env["KG_COMPILE_ONLY"] = "1"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(
-                # absolute: the worker runs in the repository, and a relative --out names a folder
-                # under the user's directory, where the run keeps its kernels and cubins
-                [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())],
-                stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(write_fd,), env=env,
-                cwd=REPO_ROOT, start_new_session=True)
-        os.close(write_fd)
+        # absolute: the worker runs in the repository, and a relative --out names a folder under
+        # the user's directory, where the run keeps its kernels and cubins
+        argv = [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())]
+        try:
+            self.proc = self._from_zygote(argv, env, write_fd) if env.get(zygote.ENV) else None
+            if self.proc is None:
+                with open(self.log_path, "ab") as log:
+                    self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log, stderr=log,
+                                                 pass_fds=(write_fd,), env=env, cwd=REPO_ROOT, start_new_session=True)
+        finally:
+            os.close(write_fd)
         self._fd, self._buf, self._eof = read_fd, b"", False
         hello = self._read(self.startup_timeout_s)
         if not hello or not hello.get("ready"):
@@ -87,6 +91,16 @@ class WorkerRunner:
             raise RuntimeError(f"the evaluation worker did not start; see {self.log_path}")
         self.env = hello["env"]
         return self.env
+
+    def _from_zygote(self, argv: list[str], env: dict[str, str], write_fd: int) -> zygote.ZygoteWorker | None:
+        """The worker forked by the zygote ``KG_WORKER_ZYGOTE`` names, or None (a new interpreter)
+        where that zygote cannot give one: gone, or running another Python than this one."""
+        try:
+            return zygote.spawn(env[zygote.ENV], argv, env, REPO_ROOT, self.log_path, write_fd)
+        except OSError as exc:
+            with open(self.log_path, "a") as log:
+                log.write(f"runner: no worker from the zygote ({exc}); starting a new interpreter\n")
+            return None
 
     def stop(self) -> None:
         if self.proc is not None:

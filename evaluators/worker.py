@@ -12,6 +12,7 @@ import faulthandler
 import json
 import math
 import os
+import select
 import signal
 import sys
 import threading
@@ -72,14 +73,30 @@ def _end_with_the_driver(parent: int) -> None:
     """Kill this worker's process group once the driver that started it is gone. The driver kills
     the worker when it ends, but not when it is killed itself (kill -9, the OOM killer): the worker
     then saw its stdin close only after the candidate under way returned, and a hanging one kept
-    spinning (and holding its GPU) for ever."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
+    spinning (and holding its GPU) for ever. The driver is watched by its pid, not as this
+    process's parent: a worker forked by a zygote (evaluators/zygote.py) has another parent."""
+    if not parent:
+        return
+
+    def end() -> None:
         os.killpg(os.getpgrp(), signal.SIGKILL)  # the group: a compiler it started goes too
 
-    if parent:
-        threading.Thread(target=watch, name="end-with-the-driver", daemon=True).start()
+    try:
+        driver = os.pidfd_open(parent)
+    except ProcessLookupError:
+        end()  # gone before this line
+        return
+    except (AttributeError, OSError):  # no pidfd here (not Linux, or a kernel before 5.3)
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            end()
+    else:
+        def watch() -> None:
+            select.select([driver], [], [])  # readable once the driver has ended
+            end()
+
+    threading.Thread(target=watch, name="end-with-the-driver", daemon=True).start()
 
 
 # Outcomes after which the CUDA context may be broken (sticky errors, an aborted capture).

@@ -70,12 +70,23 @@ def run_cli(*args: str | Path, cwd: Path = REPO, env: Mapping[str, str] | None =
     return subprocess.CompletedProcess(argv, status or 0, out.getvalue(), err.getvalue())
 
 
+# the test session's own helpers (tests/nvcc_prebuild.py's builder, the worker zygote): children of
+# this process that no command started
+SESSION_HELPERS: set[int] = set()
+
+
 def _has_children() -> bool:
-    try:  # WNOWAIT: an exited child stays for its Popen to reap
-        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-    except ChildProcessError:
-        return False
-    return True
+    """Whether a process this one started, other than the session's helpers, has not been reaped
+    (running or exited), or a worker forked for it by the zygote has not been seen to end."""
+    from evaluators.zygote import ZygoteWorker
+
+    children = set()
+    for task in os.listdir("/proc/self/task"):  # each thread's own children
+        try:
+            children.update(int(pid) for pid in Path(f"/proc/self/task/{task}/children").read_text().split())
+        except OSError:  # a thread that has ended since the listing
+            pass
+    return bool(children - SESSION_HELPERS) or bool(ZygoteWorker.live)
 
 
 @contextlib.contextmanager

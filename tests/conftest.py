@@ -80,14 +80,35 @@ def ctrl_c_delivered():
     signal.signal(signal.SIGINT, before)
 
 
-def pytest_collection_finish(session):
+def pytest_configure(config):
+    """The session's worker zygote (evaluators/zygote.py), started while the tests are collected:
+    every worker the tests start on the CPU, in this process or in an engine it starts, is forked
+    from it with torch imported (2.3 s a worker, over a hundred workers)."""
+    import os
     import tempfile
 
+    from evaluators.zygote import Zygote
+
+    folder = Path(tempfile.mkdtemp(prefix="kg-zygote-"))
+    # as a CPU worker's environment has it (evaluators/runner.py): Triton imported to interpret
+    config.stash[_ZYGOTE] = Zygote(folder, env=dict(os.environ, TRITON_INTERPRET="1"))
+
+
+def pytest_collection_finish(session):
+    import os
+    import tempfile
+
+    from evaluators.zygote import ENV as ZYGOTE_ENV
+    from tests.cli_in_process import SESSION_HELPERS
     from tests.nvcc_prebuild import Prebuild, wanted_sources
 
     cache = Path(tempfile.mkdtemp(prefix="kg-nvcc-cache-"))
     session.config.stash[_NVCC_CACHE] = cache
-    session.config.stash[_PREBUILD] = Prebuild(cache, wanted_sources(session.items))
+    prebuild = session.config.stash[_PREBUILD] = Prebuild(cache, wanted_sources(session.items))
+    zygote = session.config.stash[_ZYGOTE]
+    if zygote.ready():
+        os.environ[ZYGOTE_ENV] = zygote.socket_path
+    SESSION_HELPERS.update(p.pid for p in (prebuild.proc, zygote.proc) if p is not None)
 
 
 def pytest_sessionfinish(session):
@@ -97,10 +118,15 @@ def pytest_sessionfinish(session):
     if prebuild is not None:
         prebuild.stop()
         shutil.rmtree(prebuild.cache, ignore_errors=True)
+    zygote = session.config.stash.get(_ZYGOTE, None)
+    if zygote is not None:
+        zygote.stop()
+        shutil.rmtree(zygote.folder, ignore_errors=True)
 
 
 _NVCC_CACHE = pytest.StashKey[Path]()
 _PREBUILD = pytest.StashKey[object]()
+_ZYGOTE = pytest.StashKey[object]()
 
 
 @pytest.fixture(scope="session")

@@ -15,8 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from engine.run_folder import open_run, read_config
 from engine.template import load_template
+from evaluators.zygote import ENV as ZYGOTE_ENV
 
 REPO = Path(__file__).resolve().parent.parent
 SMALL = "tests/fixtures/templates/sparse_mla_small.triton.j2"
@@ -169,16 +172,30 @@ def test_a_part_with_damaged_bytes_is_named_in_one_line_by_every_reader_and_the_
 
 
 def workers_of(run_dir: Path) -> list[int]:
-    ps = subprocess.run(["ps", "-ww", "-eo", "pid=,args="], capture_output=True, text=True).stdout
-    return [int(line.split()[0]) for line in ps.splitlines()
-            if "evaluators.worker" in line and str(run_dir) in line]
+    """The processes writing the run's worker log: its workers, whether started as a new
+    interpreter (their command line names evaluators.worker) or forked by the zygote (it names the
+    zygote's)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/2") == str(run_dir / "worker.log"):
+                found.append(int(pid))
+        except OSError:  # ended since the listing, or not this user's
+            pass
+    return found
 
 
-def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path):
+@pytest.mark.parametrize("zygote", [False, True], ids=["new interpreter", "zygote"])
+def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path, zygote):
     # seed 1's first injected fault is a hang: the worker spins in it, and only the driver's
     # timeout (here 300 s) would end it; kill -9 stops the driver before it can
     out = tmp_path / "run"
-    proc = subprocess.Popen(evolve(out, 3, "--inject-faults", "1", "--timeout-s", "300"), cwd=REPO,
+    env = dict(os.environ)
+    if not zygote:
+        env.pop(ZYGOTE_ENV, None)
+    elif ZYGOTE_ENV not in env:
+        pytest.skip("the session's worker zygote did not start")
+    proc = subprocess.Popen(evolve(out, 3, "--inject-faults", "1", "--timeout-s", "300"), cwd=REPO, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
@@ -186,6 +203,8 @@ def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path
             time.sleep(0.05)  # the reference row: the hanging copy of the first genome goes next
         time.sleep(2)
         assert workers_of(out), "no worker running"
+        started = Path(f"/proc/{workers_of(out)[0]}/cmdline").read_bytes()
+        assert (b"evaluators.zygote" in started) == zygote, started  # started the way this case asks
         proc.kill()
         proc.wait()
         deadline = time.monotonic() + 10

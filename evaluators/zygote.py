@@ -1,0 +1,280 @@
+"""A warm process that forks evaluation workers with torch already imported.
+
+A worker spends about 2.3 s of its start importing torch and torch._dynamo (the harness imports
+the latter before it snapshots torch), before it reads its first request. A caller that starts
+many workers one after another (the test suite: over a hundred, five minutes of its nineteen)
+names a zygote in ``KG_WORKER_ZYGOTE`` (the path of its socket), and ``WorkerRunner`` asks it for
+each worker instead of starting a new interpreter. The zygote imports only torch: the worker
+imports this repository's code itself, from the folder its runner names, so an edit of the
+harness is seen by the next worker as with a new interpreter.
+
+Each request forks a reaper, which forks the worker and reports, on a pipe the runner reads, the
+worker's pid and then how it ended: the worker is not the runner's child, and the runner still
+needs its exit status (a crash is told by its signal). The worker's watch for its driver
+(evaluators/worker.py) follows the driver's pid, not its own parent.
+
+Serve: ``python -m evaluators.zygote SOCKET``; it prints ``ready`` once it accepts requests and
+exits when the process that started it ends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ENV = "KG_WORKER_ZYGOTE"
+_MAX_REQUEST = 1 << 20
+# variables that torch, Triton or the interpreter read when they are imported or start, and so took
+# in the zygote the values it started with: a worker that asks for others needs a new interpreter
+# (TRITON_INTERPRET above all: Triton imported without it does not interpret a kernel made with it)
+_READ_AT_IMPORT = ("TRITON_", "TORCH", "PYTORCH", "OMP_", "MKL_", "KMP_", "PYTHON")
+_NOT_READ_AT_IMPORT = {"PYTHONPATH", "PYTHONUNBUFFERED"}  # the worker's path and stdio are set after the fork
+
+
+def import_env_differences(env: dict[str, str], mine: dict[str, str]) -> list[str]:
+    """The variables read at import whose values differ between ``env`` and ``mine``."""
+    names = {n for n in (*env, *mine) if n.startswith(_READ_AT_IMPORT) and n not in _NOT_READ_AT_IMPORT}
+    return sorted(n for n in names if env.get(n) != mine.get(n))
+
+
+# -- the caller's side ---------------------------------------------------------------------------
+class ZygoteWorker:
+    """A worker forked by the zygote, driven as the runner drives a ``subprocess.Popen``: its pid
+    (the leader of its own process group), its stdin, ``poll``, ``wait`` and ``returncode``."""
+
+    live: set[ZygoteWorker] = set()  # not yet seen to end: a command that leaves one is told so
+
+    def __init__(self, pid: int, stdin, status_fd: int):
+        self.pid, self.stdin, self._status = pid, stdin, status_fd
+        self.returncode: int | None = None
+        self._buf = b""
+        ZygoteWorker.live.add(self)
+
+    def poll(self) -> int | None:
+        if self.returncode is None and select.select([self._status], [], [], 0)[0]:
+            self._read()
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.returncode is None:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise subprocess.TimeoutExpired(f"worker {self.pid}", timeout)
+            if select.select([self._status], [], [], left)[0]:
+                self._read()
+        return self.returncode
+
+    def _read(self) -> None:
+        chunk = os.read(self._status, 4096)
+        self._buf += chunk
+        for line in self._buf.split(b"\n")[:-1]:
+            if line.startswith(b"exit "):
+                self._ended(int(line[5:]))
+        if not chunk and self.returncode is None:  # the reaper is gone without a word: killed with it
+            self._ended(-signal.SIGKILL)
+
+    def _ended(self, code: int) -> None:
+        self.returncode = code
+        os.close(self._status)
+        ZygoteWorker.live.discard(self)
+
+
+def spawn(socket_path: str, argv: list[str], env: dict[str, str], cwd: Path, log_path: Path,
+          response_fd: int) -> ZygoteWorker:
+    """Asks the zygote at ``socket_path`` for a worker running ``argv`` (``python -m MODULE
+    ARGS``) in ``cwd`` with exactly ``env``; its stdout and stderr append to ``log_path``; it
+    writes its replies to ``response_fd`` (passed on, named to it by KG_RESPONSE_FD). Raises
+    OSError when there is no zygote to ask."""
+    if argv[1:2] != ["-m"]:
+        raise ValueError(f"a zygote runs modules (python -m MODULE ARGS), not {argv!r}")
+    stdin_r, stdin_w = os.pipe()
+    status_r, status_w = os.pipe()
+    log = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(30)
+            conn.connect(socket_path)
+            request = {"python": argv[0], "module": argv[2], "args": argv[3:], "env": env, "cwd": str(cwd)}
+            socket.send_fds(conn, [json.dumps(request).encode()], [stdin_r, log, response_fd, status_w])
+            conn.shutdown(socket.SHUT_WR)
+            answer = conn.recv(4096)
+        if answer != b"ok":
+            raise OSError(f"the zygote at {socket_path} refused a worker: {answer.decode(errors='replace')!r}")
+    except BaseException:
+        os.close(stdin_w)
+        os.close(status_r)
+        raise
+    finally:
+        for fd in (stdin_r, log, status_w):
+            os.close(fd)
+    pid = _read_pid(status_r)
+    return ZygoteWorker(pid, os.fdopen(stdin_w, "wb"), status_r)
+
+
+def _read_pid(fd: int) -> int:
+    line = b""
+    while not line.endswith(b"\n"):
+        if not select.select([fd], [], [], 30)[0]:
+            raise OSError("the zygote's reaper did not name its worker within 30 s")
+        chunk = os.read(fd, 1)
+        if not chunk:
+            raise OSError("the zygote's reaper ended before naming its worker")
+        line += chunk
+    return int(line.split()[1])
+
+
+class Zygote:
+    """A zygote started by this process, for the workers it and its children start
+    (``KG_WORKER_ZYGOTE`` names its socket); ``stop`` ends it."""
+
+    def __init__(self, folder: Path, env: dict[str, str] | None = None):
+        """ENV: the zygote's whole environment (None: this process's); a worker is forked from it
+        only where the variables torch and Triton read at import agree (import_env_differences)."""
+        self.folder, self.socket_path = folder, str(folder / "zygote.sock")
+        with open(folder / "zygote.log", "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "evaluators.zygote", self.socket_path], env=env,
+                                         cwd=Path(__file__).resolve().parent.parent, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+        self._ready: bool | None = None
+
+    def ready(self, timeout_s: float = 60.0) -> bool:
+        """Whether the zygote took its imports and accepts requests (waits for it, the first time)."""
+        if self._ready is None:
+            line = self.proc.stdout.readline() if select.select([self.proc.stdout], [], [], timeout_s)[0] else b""
+            self._ready = line.strip() == b"ready"
+        return self._ready
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # with it, any reaper still waiting
+            except ProcessLookupError:
+                pass
+        self.proc.wait()
+        self.proc.stdout.close()
+
+
+# -- the zygote's side ---------------------------------------------------------------------------
+def serve(socket_path: str) -> None:
+    starter = os.getppid()
+    started_with = dict(os.environ)  # before torch's import adds its own (TORCHINDUCTOR_CACHE_DIR)
+    import torch  # noqa: F401 - what every worker would import first
+    import torch._dynamo  # noqa: F401 - and what its harness imports before its snapshot
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(socket_path)
+    server.listen(16)
+    server.settimeout(1.0)
+    print("ready", flush=True)
+    while os.getppid() == starter:
+        _reap()
+        try:
+            conn, _ = server.accept()
+        except TimeoutError:
+            continue
+        with conn:
+            conn.settimeout(30)
+            fds: list[int] = []
+            try:
+                message, fds, _, _ = socket.recv_fds(conn, _MAX_REQUEST, 4)
+                while chunk := conn.recv(65536):  # the rest of a long request, to the caller's end
+                    message += chunk
+                request = json.loads(message)
+                if len(fds) != 4:
+                    raise ValueError(f"{len(fds)} descriptors, not 4")
+                if request.get("python") != sys.executable:  # another interpreter: another torch
+                    raise ValueError(f"asked for {request.get('python')}, this zygote runs {sys.executable}")
+                if differ := import_env_differences(request["env"], started_with):
+                    raise ValueError(f"imported torch with other values of {', '.join(differ)}")
+            except (OSError, ValueError) as exc:
+                for fd in fds:
+                    os.close(fd)
+                conn.sendall(f"bad request: {exc}".encode())
+                continue
+            if os.fork() == 0:
+                server.close()
+                conn.close()
+                _reaper(request, *fds)  # never returns
+            for fd in fds:
+                os.close(fd)
+            conn.sendall(b"ok")
+
+
+def _reap() -> None:
+    """Collect the reapers that have ended (each waits for its worker, then exits)."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _reaper(request: dict[str, Any], stdin_fd: int, log_fd: int, response_fd: int, status_fd: int) -> None:
+    try:
+        pid = os.fork()
+        if pid == 0:
+            os.close(status_fd)
+            _become_worker(request, stdin_fd, log_fd, response_fd)
+        for fd in (stdin_fd, log_fd, response_fd):
+            os.close(fd)
+        os.write(status_fd, f"pid {pid}\n".encode())
+        _, status = os.waitpid(pid, 0)
+        os.write(status_fd, f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
+    finally:
+        os._exit(0)
+
+
+def _become_worker(request: dict[str, Any], stdin_fd: int, log_fd: int, response_fd: int) -> None:
+    """The rest of what starting ``python -m MODULE ARGS`` in a new session would have done."""
+    code = 1
+    try:
+        os.setsid()  # its own group, which the runner kills whole
+        os.dup2(stdin_fd, 0)
+        os.dup2(log_fd, 1)
+        os.dup2(log_fd, 2)
+        os.close(stdin_fd)
+        os.close(log_fd)
+        sys.stdin = open(0, "r", closefd=False)
+        sys.stdout = open(1, "w", buffering=1, closefd=False)
+        sys.stderr = open(2, "w", buffering=1, closefd=False)
+        env = dict(request["env"], KG_RESPONSE_FD=str(response_fd))
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(request["cwd"])
+        # the module and everything of this repository come from the runner's folder and path,
+        # as for a new interpreter: the zygote's own package (this file's) is forgotten
+        for name in [m for m in sys.modules if m.split(".")[0] in ("evaluators", "engine")]:
+            del sys.modules[name]
+        sys.path[:1] = [request["cwd"], *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+        sys.argv = [request["module"], *request["args"]]
+        import runpy
+
+        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if not isinstance(exc.code, int) and exc.code is not None:
+            print(exc.code, file=sys.stderr)
+    except BaseException:  # noqa: BLE001 - reported as the interpreter would, in the log
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])
