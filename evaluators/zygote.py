@@ -39,10 +39,15 @@ _READ_AT_IMPORT = ("TRITON_", "TORCH", "PYTORCH", "OMP_", "MKL_", "KMP_", "PYTHO
 _NOT_READ_AT_IMPORT = {"PYTHONPATH", "PYTHONUNBUFFERED"}  # the worker's path and stdio are set after the fork
 
 
-def import_env_differences(env: dict[str, str], mine: dict[str, str]) -> list[str]:
-    """The variables read at import whose values differ between ``env`` and ``mine``."""
+def import_env_differences(env: dict[str, str], mine: dict[str, str], set_by_import: dict[str, str] | None = None,
+                           ) -> list[str]:
+    """The variables read at import whose values differ between ``env`` and ``mine`` (the
+    zygote's at its start). A value torch set itself while imported (``set_by_import``: the
+    zygote's environment after it, as TORCHINDUCTOR_CACHE_DIR), found in ``env`` because the
+    caller's torch set it too, is no difference."""
+    after = set_by_import or {}
     names = {n for n in (*env, *mine) if n.startswith(_READ_AT_IMPORT) and n not in _NOT_READ_AT_IMPORT}
-    return sorted(n for n in names if env.get(n) != mine.get(n))
+    return sorted(n for n in names if env.get(n) != mine.get(n) and not (n not in mine and env.get(n) == after.get(n)))
 
 
 # -- the caller's side ---------------------------------------------------------------------------
@@ -193,7 +198,7 @@ def serve(socket_path: str) -> None:
                     raise ValueError(f"{len(fds)} descriptors, not 4")
                 if request.get("python") != sys.executable:  # another interpreter: another torch
                     raise ValueError(f"asked for {request.get('python')}, this zygote runs {sys.executable}")
-                if differ := import_env_differences(request["env"], started_with):
+                if differ := import_env_differences(request["env"], started_with, dict(os.environ)):
                     raise ValueError(f"imported torch with other values of {', '.join(differ)}")
             except (OSError, ValueError) as exc:
                 for fd in fds:

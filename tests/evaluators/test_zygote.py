@@ -1,0 +1,99 @@
+"""Workers forked by the zygote (evaluators/zygote.py), as the runner starts them where
+KG_WORKER_ZYGOTE names one: they evaluate and crash as a new interpreter's worker does, import the
+repository's code from the runner's folder, and the runner starts a new interpreter wherever the
+zygote cannot serve (gone, or torch imported under other settings)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaluators import zygote
+from evaluators.runner import WorkerRunner
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def session_zygote():
+    if not os.environ.get(zygote.ENV):
+        pytest.skip("the session's worker zygote did not start")
+    return os.environ[zygote.ENV]
+
+
+@pytest.mark.parametrize("forked", [True, False], ids=["zygote", "new interpreter"])
+def test_a_worker_evaluates_and_its_crash_is_told_by_its_signal_either_way(tmp_path, faulty_request, monkeypatch,
+                                                                            session_zygote, forked):
+    if not forked:
+        monkeypatch.delenv(zygote.ENV)
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        r.start()
+        assert isinstance(r.proc, zygote.ZygoteWorker) == forked, open(tmp_path / "w.log").read()
+        assert r.evaluate(faulty_request("none"))["status"] == "ok"
+        crashed = r.evaluate(faulty_request("crash"))
+        assert crashed["status"] == "worker_crash" and "killed by signal SIGSEGV" in crashed["error"], crashed
+        assert r.evaluate(faulty_request("none"))["status"] == "ok"  # restarted, the same way
+        assert r.restarts == 1 and isinstance(r.proc, zygote.ZygoteWorker) == forked
+    finally:
+        r.stop()
+    assert not zygote.ZygoteWorker.live  # stopped and reaped: nothing left running
+
+
+def test_a_worker_whose_settings_the_zygote_imported_torch_without_gets_a_new_interpreter(tmp_path, session_zygote):
+    # a worker on a GPU runs Triton compiled, not interpreted: the zygote imported Triton for the CPU
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="auto", timeout_s=120)
+    try:
+        r.start()
+        assert isinstance(r.proc, subprocess.Popen)
+    finally:
+        r.stop()
+    log = (tmp_path / "w.log").read_text()
+    assert "no worker from the zygote" in log and "TRITON_INTERPRET" in log, log
+
+
+def test_a_zygote_that_is_gone_costs_a_new_interpreter_not_the_worker(tmp_path, monkeypatch):
+    monkeypatch.setenv(zygote.ENV, str(tmp_path / "no-such.sock"))
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        assert r.start()["device_kind"] == "cpu" and isinstance(r.proc, subprocess.Popen)
+    finally:
+        r.stop()
+    assert "no worker from the zygote" in (tmp_path / "w.log").read_text()
+
+
+def test_the_forked_worker_imports_the_harness_from_the_runners_folder(tmp_path, session_zygote):
+    # the zygote imported torch only: a runner in another checkout (or after an edit) gets that
+    # checkout's worker and harness, as a new interpreter would give it
+    copy = tmp_path / "checkout"
+    for package in ("engine", "evaluators"):
+        shutil.copytree(REPO / package, copy / package, ignore=shutil.ignore_patterns("__pycache__"))
+    worker = copy / "evaluators" / "worker.py"
+    marked = "def main() -> None:\n    print('the copy of worker.py', file=sys.stderr)\n"
+    worker.write_text(worker.read_text().replace("def main() -> None:\n", marked))
+    script = ("import sys\nfrom pathlib import Path\nfrom evaluators.runner import WorkerRunner\n"
+              "r = WorkerRunner(Path(sys.argv[1]) / 'k', Path(sys.argv[1]) / 'w.log', device='cpu')\n"
+              "r.start()\nprint(type(r.proc).__name__)\nr.stop()\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], cwd=copy, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(copy)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ZygoteWorker"
+    assert "the copy of worker.py" in (tmp_path / "w.log").read_text()
+
+
+def test_the_variables_read_at_import_are_compared_and_the_others_are_not():
+    mine = {"TRITON_INTERPRET": "1", "PYTHONHASHSEED": "0", "HOME": "/root", "PYTHONPATH": "/a"}
+    assert zygote.import_env_differences(dict(mine, HOME="/x", PYTHONPATH="/b", CUDA_VISIBLE_DEVICES="1"), mine) == []
+    assert zygote.import_env_differences({"HOME": "/root", "PYTHONHASHSEED": "1"}, mine) == ["PYTHONHASHSEED",
+                                                                                             "TRITON_INTERPRET"]
+    # what torch sets in its own environment when imported (the caller's torch set the same) is no
+    # setting of the caller's; another value of it is
+    after = dict(mine, TORCHINDUCTOR_CACHE_DIR="/tmp/torchinductor_root")
+    assert zygote.import_env_differences(after, mine, after) == []
+    assert zygote.import_env_differences(dict(mine, TORCHINDUCTOR_CACHE_DIR="/mine"), mine, after) == [
+        "TORCHINDUCTOR_CACHE_DIR"]
