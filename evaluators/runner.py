@@ -63,9 +63,7 @@ class WorkerRunner:
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> dict[str, str]:
-        read_fd, write_fd = os.pipe()
-        env = dict(os.environ, KG_RESPONSE_FD=str(write_fd), PYTHONUNBUFFERED="1", KG_PARENT_PID=str(os.getpid()),
-                   PYTHONPATH=repo_pythonpath())
+        env = dict(os.environ, PYTHONUNBUFFERED="1", KG_PARENT_PID=str(os.getpid()), PYTHONPATH=repo_pythonpath())
         if self.device == "cpu":
             env.update(KG_DEVICE="cpu", TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")
         elif self.gpu_index is not None:
@@ -76,14 +74,16 @@ class WorkerRunner:
         # absolute: the worker runs in the repository, and a relative --out names a folder under
         # the user's directory, where the run keeps its kernels and cubins
         argv = [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())]
-        try:
-            self.proc = self._from_zygote(argv, env, write_fd) if env.get(zygote.ENV) else None
-            if self.proc is None:
+        read_fd = self._from_zygote(argv, env) if env.get(zygote.ENV) else None
+        if read_fd is None:
+            read_fd, write_fd = os.pipe()
+            try:
                 with open(self.log_path, "ab") as log:
                     self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log, stderr=log,
-                                                 pass_fds=(write_fd,), env=env, cwd=REPO_ROOT, start_new_session=True)
-        finally:
-            os.close(write_fd)
+                                                 pass_fds=(write_fd,), env=dict(env, KG_RESPONSE_FD=str(write_fd)),
+                                                 cwd=REPO_ROOT, start_new_session=True)
+            finally:
+                os.close(write_fd)
         self._fd, self._buf, self._eof = read_fd, b"", False
         hello = self._read(self.startup_timeout_s)
         if not hello or not hello.get("ready"):
@@ -92,15 +92,22 @@ class WorkerRunner:
         self.env = hello["env"]
         return self.env
 
-    def _from_zygote(self, argv: list[str], env: dict[str, str], write_fd: int) -> zygote.ZygoteWorker | None:
-        """The worker forked by the zygote ``KG_WORKER_ZYGOTE`` names, or None (a new interpreter)
-        where that zygote cannot give one: gone, or running another Python than this one."""
+    def _from_zygote(self, argv: list[str], env: dict[str, str]) -> int | None:
+        """The reply channel of a worker forked by the zygote ``KG_WORKER_ZYGOTE`` names (the
+        worker in ``self.proc``), or None where that zygote gives none (gone, another Python, torch
+        imported under other settings): a new interpreter then, on a channel of its own, which a
+        worker the zygote forked before failing cannot write to."""
+        read_fd, write_fd = os.pipe()
         try:
-            return zygote.spawn(env[zygote.ENV], argv, env, REPO_ROOT, self.log_path, write_fd)
+            self.proc = zygote.spawn(env[zygote.ENV], argv, env, REPO_ROOT, self.log_path, write_fd)
+            return read_fd
         except OSError as exc:
+            os.close(read_fd)
             with open(self.log_path, "a") as log:
                 log.write(f"runner: no worker from the zygote ({exc}); starting a new interpreter\n")
             return None
+        finally:
+            os.close(write_fd)
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -86,9 +86,13 @@ def _end_with_the_driver(parent: int) -> None:
     except ProcessLookupError:
         end()  # gone before this line
         return
-    except (AttributeError, OSError):  # no pidfd here (not Linux, or a kernel before 5.3)
+    except (AttributeError, OSError):  # no pidfd here (not Linux, a kernel before 5.3, a sandbox)
+        # a new interpreter's parent is its driver; a zygote's worker's is not, and asks for its
+        # driver by pid (a driver killed but not yet reaped still answers, until its parent reaps it)
+        by_parent = os.getppid() == parent
+
         def watch() -> None:
-            while os.getppid() == parent:
+            while (os.getppid() == parent) if by_parent else _alive(parent):
                 time.sleep(0.5)
             end()
     else:
@@ -97,6 +101,16 @@ def _end_with_the_driver(parent: int) -> None:
             end()
 
     threading.Thread(target=watch, name="end-with-the-driver", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process now holds the pid: the driver is gone
+        return False
+    return True
 
 
 # Outcomes after which the CUDA context may be broken (sticky errors, an aborted capture).

@@ -19,14 +19,18 @@ exits when the process that started it ends.
 
 from __future__ import annotations
 
+import atexit
+import io
 import json
 import os
+import runpy
 import select
 import signal
 import socket
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +88,13 @@ class ZygoteWorker:
         for line in self._buf.split(b"\n")[:-1]:
             if line.startswith(b"exit "):
                 self._ended(int(line[5:]))
-        if not chunk and self.returncode is None:  # the reaper is gone without a word: killed with it
+        if not chunk and self.returncode is None:
+            # the reaper is gone without a word (killed with the zygote, or by the OOM killer): the
+            # worker, in a session of its own, may live on; it goes now, and is taken for killed
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             self._ended(-signal.SIGKILL)
 
     def _ended(self, code: int) -> None:
@@ -109,19 +119,26 @@ def spawn(socket_path: str, argv: list[str], env: dict[str, str], cwd: Path, log
             conn.settimeout(30)
             conn.connect(socket_path)
             request = {"python": argv[0], "module": argv[2], "args": argv[3:], "env": env, "cwd": str(cwd)}
-            socket.send_fds(conn, [json.dumps(request).encode()], [stdin_r, log, response_fd, status_w])
+            message = json.dumps(request).encode()
+            sent = socket.send_fds(conn, [message], [stdin_r, log, response_fd, status_w])
+            conn.sendall(message[sent:])
             conn.shutdown(socket.SHUT_WR)
             answer = conn.recv(4096)
         if answer != b"ok":
             raise OSError(f"the zygote at {socket_path} refused a worker: {answer.decode(errors='replace')!r}")
+        os.close(status_w)  # before the read below: the reaper's end alone keeps the pipe open
+        status_w = -1
+        pid = _read_pid(status_r)
     except BaseException:
+        # a worker forked before the failure sees its stdin end once it is ready, and exits; the
+        # caller gives the worker it starts instead a new reply pipe (runner.start)
         os.close(stdin_w)
         os.close(status_r)
         raise
     finally:
         for fd in (stdin_r, log, status_w):
-            os.close(fd)
-    pid = _read_pid(status_r)
+            if fd >= 0:
+                os.close(fd)
     return ZygoteWorker(pid, os.fdopen(stdin_w, "wb"), status_r)
 
 
@@ -172,6 +189,10 @@ class Zygote:
 def serve(socket_path: str) -> None:
     starter = os.getppid()
     started_with = dict(os.environ)  # before torch's import adds its own (TORCHINDUCTOR_CACHE_DIR)
+    # the path a worker's own entries go before: the interpreter's, less this zygote's folder and
+    # PYTHONPATH (a module the runner's checkout lacks must not be found in this one's)
+    own = {sys.path[0], *os.environ.get("PYTHONPATH", "").split(os.pathsep)}
+    base_path = [p for p in sys.path if p not in own]
     import torch  # noqa: F401 - what every worker would import first
     import torch._dynamo  # noqa: F401 - and what its harness imports before its snapshot
 
@@ -187,31 +208,38 @@ def serve(socket_path: str) -> None:
         except TimeoutError:
             continue
         with conn:
-            conn.settimeout(30)
-            fds: list[int] = []
             try:
-                message, fds, _, _ = socket.recv_fds(conn, _MAX_REQUEST, 4)
-                while chunk := conn.recv(65536):  # the rest of a long request, to the caller's end
-                    message += chunk
-                request = json.loads(message)
-                if len(fds) != 4:
-                    raise ValueError(f"{len(fds)} descriptors, not 4")
-                if request.get("python") != sys.executable:  # another interpreter: another torch
-                    raise ValueError(f"asked for {request.get('python')}, this zygote runs {sys.executable}")
-                if differ := import_env_differences(request["env"], started_with, dict(os.environ)):
-                    raise ValueError(f"imported torch with other values of {', '.join(differ)}")
-            except (OSError, ValueError) as exc:
-                for fd in fds:
-                    os.close(fd)
-                conn.sendall(f"bad request: {exc}".encode())
-                continue
-            if os.fork() == 0:
-                server.close()
-                conn.close()
-                _reaper(request, *fds)  # never returns
-            for fd in fds:
-                os.close(fd)
-            conn.sendall(b"ok")
+                _answer(conn, started_with, base_path, server)
+            except Exception as exc:  # noqa: BLE001 - one caller's failure is not the next one's
+                print(f"zygote: a request failed: {exc!r}", file=sys.stderr, flush=True)
+
+
+def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[str], server: socket.socket) -> None:
+    conn.settimeout(30)
+    fds: list[int] = []
+    try:
+        message, fds, _, _ = socket.recv_fds(conn, _MAX_REQUEST, 4)
+        while chunk := conn.recv(65536):  # the rest of a long request, to the caller's end
+            message += chunk
+        request = json.loads(message)
+        if len(fds) != 4:
+            raise ValueError(f"{len(fds)} descriptors, not 4")
+        if request.get("python") != sys.executable:  # another interpreter: another torch
+            raise ValueError(f"asked for {request.get('python')}, this zygote runs {sys.executable}")
+        if differ := import_env_differences(request["env"], started_with, dict(os.environ)):
+            raise ValueError(f"imported torch with other values of {', '.join(differ)}")
+        request["base_path"] = base_path
+        if os.fork() == 0:
+            server.close()
+            conn.close()
+            _reaper(request, *fds)  # never returns
+    except Exception as exc:
+        conn.sendall(f"bad request: {exc}".encode())
+        raise
+    finally:
+        for fd in fds:
+            os.close(fd)
+    conn.sendall(b"ok")
 
 
 def _reap() -> None:
@@ -225,12 +253,17 @@ def _reap() -> None:
 
 def _reaper(request: dict[str, Any], stdin_fd: int, log_fd: int, response_fd: int, status_fd: int) -> None:
     try:
+        # the worker's pid is named only once it leads a group of its own: a kill of that group
+        # before then would miss it, and the caller would wait for a worker it had not stopped
+        in_session_r, in_session_w = os.pipe()
         pid = os.fork()
         if pid == 0:
             os.close(status_fd)
-            _become_worker(request, stdin_fd, log_fd, response_fd)
-        for fd in (stdin_fd, log_fd, response_fd):
+            os.close(in_session_r)
+            _become_worker(request, stdin_fd, log_fd, response_fd, in_session_w)
+        for fd in (stdin_fd, log_fd, response_fd, in_session_w):
             os.close(fd)
+        os.read(in_session_r, 1)  # its end is closed after setsid (or by its exit)
         os.write(status_fd, f"pid {pid}\n".encode())
         _, status = os.waitpid(pid, 0)
         os.write(status_fd, f"exit {os.waitstatus_to_exitcode(status)}\n".encode())
@@ -238,19 +271,24 @@ def _reaper(request: dict[str, Any], stdin_fd: int, log_fd: int, response_fd: in
         os._exit(0)
 
 
-def _become_worker(request: dict[str, Any], stdin_fd: int, log_fd: int, response_fd: int) -> None:
+def _become_worker(request: dict[str, Any], stdin_fd: int, log_fd: int, response_fd: int, in_session: int) -> None:
     """The rest of what starting ``python -m MODULE ARGS`` in a new session would have done."""
     code = 1
     try:
         os.setsid()  # its own group, which the runner kills whole
+        os.close(in_session)
+        # the streams a new interpreter's would be, with PYTHONUNBUFFERED as the runner sets it:
+        # its encodings and error handlers (stderr's backslashreplace), written through
+        streams = sys.stdin, sys.stdout, sys.stderr
         os.dup2(stdin_fd, 0)
         os.dup2(log_fd, 1)
         os.dup2(log_fd, 2)
         os.close(stdin_fd)
         os.close(log_fd)
-        sys.stdin = open(0, "r", closefd=False)
-        sys.stdout = open(1, "w", buffering=1, closefd=False)
-        sys.stderr = open(2, "w", buffering=1, closefd=False)
+        sys.stdin, sys.stdout, sys.stderr = (
+            io.TextIOWrapper(io.FileIO(fd, mode, closefd=False), encoding=old.encoding, errors=old.errors,
+                             write_through=mode == "w", line_buffering=False)
+            for fd, mode, old in zip((0, 1, 2), "rww", streams))
         env = dict(request["env"], KG_RESPONSE_FD=str(response_fd))
         os.environ.clear()
         os.environ.update(env)
@@ -259,25 +297,28 @@ def _become_worker(request: dict[str, Any], stdin_fd: int, log_fd: int, response
         # as for a new interpreter: the zygote's own package (this file's) is forgotten
         for name in [m for m in sys.modules if m.split(".")[0] in ("evaluators", "engine")]:
             del sys.modules[name]
-        sys.path[:1] = [request["cwd"], *filter(None, env.get("PYTHONPATH", "").split(os.pathsep))]
+        sys.path[:] = [request["cwd"], *filter(None, env.get("PYTHONPATH", "").split(os.pathsep)),
+                       *request["base_path"]]
         sys.argv = [request["module"], *request["args"]]
-        import runpy
-
         runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if not isinstance(exc.code, int) and exc.code is not None:
             print(exc.code, file=sys.stderr)
+    except KeyboardInterrupt:
+        code = -signal.SIGINT  # as the interpreter ends: by the signal itself (below)
     except BaseException:  # noqa: BLE001 - reported as the interpreter would, in the log
-        import traceback
-
         traceback.print_exc()
     finally:
         try:
+            atexit._run_exitfuncs()  # what the interpreter runs at its exit (the worker's own)
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
+            if code == -signal.SIGINT:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                os.kill(os.getpid(), signal.SIGINT)
             os._exit(code)
 
 

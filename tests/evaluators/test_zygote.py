@@ -97,3 +97,39 @@ def test_the_variables_read_at_import_are_compared_and_the_others_are_not():
     assert zygote.import_env_differences(after, mine, after) == []
     assert zygote.import_env_differences(dict(mine, TORCHINDUCTOR_CACHE_DIR="/mine"), mine, after) == [
         "TORCHINDUCTOR_CACHE_DIR"]
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_worker_whose_reaper_is_killed_goes_too_and_is_taken_for_killed(tmp_path, session_zygote):
+    # the reaper alone knows how the worker ends: without it the worker, in a session of its own,
+    # would run on unseen, holding its GPU
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        r.start()
+        worker = r.proc.pid
+        os.kill(_parent_of(worker), 9)
+        assert r.proc.wait(timeout=30) == -9
+        assert not Path(f"/proc/{worker}").exists() or "Z" in Path(f"/proc/{worker}/stat").read_text().split()[2]
+    finally:
+        r.stop()
+    assert not zygote.ZygoteWorker.live
+
+
+def test_a_request_the_zygote_cannot_read_is_refused_and_the_next_is_served(tmp_path, session_zygote):
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(30)
+        conn.connect(session_zygote)
+        conn.sendall(b"{not json")  # and no descriptors
+        conn.shutdown(socket.SHUT_WR)
+        assert conn.recv(4096).startswith(b"bad request: ")
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        r.start()
+        assert isinstance(r.proc, zygote.ZygoteWorker)
+    finally:
+        r.stop()
