@@ -80,13 +80,21 @@ def _has_children() -> bool:
     (running or exited), or a worker forked for it by the zygote has not been seen to end."""
     from evaluators.zygote import ZygoteWorker
 
+    if ZygoteWorker.live:
+        return True
+    if not Path("/proc/self/task").is_dir():  # no /proc (not Linux): any child counts, helpers too
+        try:  # WNOWAIT: an exited child stays for its Popen to reap
+            os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return False
+        return True
     children = set()
     for task in os.listdir("/proc/self/task"):  # each thread's own children
         try:
             children.update(int(pid) for pid in Path(f"/proc/self/task/{task}/children").read_text().split())
         except OSError:  # a thread that has ended since the listing
             pass
-    return bool(children - SESSION_HELPERS) or bool(ZygoteWorker.live)
+    return bool(children - SESSION_HELPERS)
 
 
 @contextlib.contextmanager

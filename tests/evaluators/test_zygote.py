@@ -19,6 +19,16 @@ from evaluators.runner import WorkerRunner
 REPO = Path(__file__).resolve().parents[2]
 
 
+def started_as(tmp_path: Path, device: str) -> type:
+    """How a runner's worker is started now: the type of its process (started, then stopped)."""
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device=device, timeout_s=120)
+    try:
+        r.start()
+        return type(r.proc)
+    finally:
+        r.stop()
+
+
 @pytest.fixture
 def session_zygote():
     if not os.environ.get(zygote.ENV):
@@ -47,12 +57,7 @@ def test_a_worker_evaluates_and_its_crash_is_told_by_its_signal_either_way(tmp_p
 
 def test_a_worker_whose_settings_the_zygote_imported_torch_without_gets_a_new_interpreter(tmp_path, session_zygote):
     # a worker on a GPU runs Triton compiled, not interpreted: the zygote imported Triton for the CPU
-    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="auto", timeout_s=120)
-    try:
-        r.start()
-        assert isinstance(r.proc, subprocess.Popen)
-    finally:
-        r.stop()
+    assert started_as(tmp_path, "auto") is subprocess.Popen
     log = (tmp_path / "w.log").read_text()
     assert "no worker from the zygote" in log and "TRITON_INTERPRET" in log, log
 
@@ -127,9 +132,4 @@ def test_a_request_the_zygote_cannot_read_is_refused_and_the_next_is_served(tmp_
         conn.sendall(b"{not json")  # and no descriptors
         conn.shutdown(socket.SHUT_WR)
         assert conn.recv(4096).startswith(b"bad request: ")
-    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
-    try:
-        r.start()
-        assert isinstance(r.proc, zygote.ZygoteWorker)
-    finally:
-        r.stop()
+    assert started_as(tmp_path, "cpu") is zygote.ZygoteWorker
