@@ -106,9 +106,7 @@ def _end_with_the_driver(parent: int) -> None:
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process now holds the pid: the driver is gone
+    except (ProcessLookupError, PermissionError):  # gone, or the pid now another user's process
         return False
     return True
 

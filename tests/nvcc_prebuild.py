@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -71,7 +72,7 @@ class Prebuild:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
-                os.killpg(self.proc.pid, 9)  # nvcc with it
+                os.killpg(self.proc.pid, signal.SIGKILL)  # nvcc with it
             except ProcessLookupError:
                 pass
         if self.proc is not None:
