@@ -1,9 +1,11 @@
-"""The long-lived evaluation process (one per GPU). Started by ``evaluators.runner``.
+"""The long-lived evaluation process (one per GPU). Started by ``evaluators.runner``, as a new
+interpreter or forked by a zygote (``evaluators.zygote``).
 
 Protocol: one JSON request per line on stdin; one JSON reply per line on the file descriptor
-named by KG_RESPONSE_FD, carrying the request's nonce. The process's own stdout is pointed at stderr (the log), so whatever a
-candidate prints cannot corrupt the replies. After a runtime fault on a GPU the reply asks to be
-restarted: sticky CUDA errors poison the context for everything that follows.
+named by KG_RESPONSE_FD, carrying the request's nonce. The process's own stdout is pointed at
+stderr (the log), so whatever a candidate prints cannot corrupt the replies. After a runtime
+fault on a GPU the reply asks to be restarted: sticky CUDA errors poison the context for
+everything that follows.
 """
 
 from __future__ import annotations
