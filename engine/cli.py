@@ -45,6 +45,7 @@ from evaluators.static_cuda import static_check_cubin, static_check_cuda
 from evaluators.integrity import HarnessChanged, HarnessIntegrity
 from evaluators.pool import CompileAhead, RunnerPool
 from evaluators.runner import GpuUnhealthy, WorkerRunner
+from evaluators.zygote import Zygote
 
 
 DEFAULT_STRATEGY = "tpe"  # evolve's: fewest evaluations to near the best in the recorded H200 sweep
@@ -280,6 +281,7 @@ def _fraction_at_least_zero(text: str) -> float:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
+    args.worker_zygote = None  # started by the first _start_runner that asks for one, ended here
     try:
         return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show, "compact": cmd_compact,
                 "audit": cmd_audit, "compile": cmd_compile,
@@ -300,6 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `... | head`: the reader left; nothing is wrong with the run
         sys.stdout = None  # type: ignore[assignment]
         return 0
+    finally:
+        if args.worker_zygote is not None:
+            args.worker_zygote.stop()
 
 
 def _interrupt(signum, frame) -> None:
@@ -319,7 +324,11 @@ def _load(path: Path) -> tuple[Template, object]:
 
 
 def _start_runner(args, template: Template, workdir: Path, log: Path,
-                  gpus: tuple[int, ...] | None = None) -> tuple[RunnerPool, bool]:
+                  gpus: tuple[int, ...] | None = None, zygote_log: Path | None = None) -> tuple[RunnerPool, bool]:
+    """The command's workers, started, with its compile-ahead workers where it builds ahead.
+    ZYGOTE_LOG: where the command starts workers again and again (evolve restarts one after each
+    crash, audit one a row), the log of a zygote they are then forked from (evaluators/zygote.py),
+    started with the first runner and ended with the command (main)."""
     # After a fault the fresh worker must first pass the PyTorch path (verification only), so
     # a sick GPU stops the run instead of failing every candidate after it.
     canary = template.request(None, builtin="torch_reference", bench=False)
@@ -330,11 +339,20 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
     else:
         runners = [WorkerRunner(workdir, log, device=args.device, timeout_s=args.timeout_s, canary=canary)]
     runner = RunnerPool(runners)
+    zygote = getattr(args, "worker_zygote", None)
+    if zygote_log is not None and zygote is None:
+        # its imports run beside the first workers' own: they start as new interpreters, and
+        # every worker after them is forked
+        zygote = args.worker_zygote = Zygote.for_workers(runners[0].worker_env(), zygote_log)
+    if zygote is not None and zygote.ready_now():
+        runner.use_zygote(zygote.socket_path)
     try:
         env = runner.start()
     except RuntimeError as exc:
         runner.stop()
         raise UserError(str(exc)) from None
+    if zygote is not None and zygote.ready():
+        runner.use_zygote(zygote.socket_path)
     workers = getattr(args, "compile_workers", 0)  # evolve only; eval and audit time one genome
     if env["device_kind"] == "cuda" and workers != 0:
         if workers is None:
@@ -504,7 +522,8 @@ def _evolve(args, template: Template, space, run_dir: Path, config, objectives: 
         raise UserError(f"{where}: {exc}") from None
     chat = llm_options.client(args) if args.strategy == "llm" else None  # a missing openai package: before any worker
     integrity = HarnessIntegrity()
-    runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log")
+    runner, cpu_rows = _start_runner(args, template, run_dir / "kernels", run_dir / "worker.log",
+                                     zygote_log=run_dir / "zygote.log")
     config = set_build_target(run_dir, runner.build_target)  # before the first row: export builds as timed
     if chat is not None:
         brief = build_brief(template, runner.envs[0].get("gpu", ""), args.llm_context)
@@ -678,7 +697,8 @@ def cmd_audit(args) -> int:
     def fresh_runner(template: Template, folder: Path, device_index: int | None) -> RunnerPool:
         pin = device_index is not None and args.device != "cpu" and device_index < _visible_gpus()
         return _start_runner(args, template, folder / "kernels", folder / "worker.log",
-                             gpus=(device_index,) if pin else None)[0]  # the card that timed the row
+                             gpus=(device_index,) if pin else None,  # the card that timed the row
+                             zygote_log=folder.parent / "zygote.log")[0]
 
     return 1 if audit(args.run_dir, args.top, fresh_runner, sys.stdout) else 0
 

@@ -48,6 +48,10 @@ class WorkerRunner:
         self.timeout_s, self.startup_timeout_s = timeout_s, startup_timeout_s
         self.proc: subprocess.Popen | zygote.ZygoteWorker | None = None
         self.env: dict[str, str] | None = None
+        # the zygote this runner's workers are forked from (evaluators/zygote.py), where the command
+        # started one; else the one KG_WORKER_ZYGOTE names, if any
+        self.zygote_socket: str | None = None
+        self.zygote_refused = False  # a forked worker saw another machine than a new interpreter
         self.restarts = 0
         self.served = 0  # requests answered (canaries not counted)
         self._fd = -1
@@ -62,7 +66,8 @@ class WorkerRunner:
         return self.gpu_index if self.gpu_index is not None else 0
 
     # -- lifecycle ---------------------------------------------------------------------------
-    def start(self) -> dict[str, str]:
+    def worker_env(self) -> dict[str, str]:
+        """The environment this runner's workers start with."""
         env = dict(os.environ, PYTHONUNBUFFERED="1", KG_PARENT_PID=str(os.getpid()), PYTHONPATH=repo_pythonpath())
         if self.device == "cpu":
             env.update(KG_DEVICE="cpu", TRITON_INTERPRET="1", CUDA_VISIBLE_DEVICES="")
@@ -70,11 +75,19 @@ class WorkerRunner:
             env["CUDA_VISIBLE_DEVICES"] = str(self.gpu_index)
         if self.compile_only:
             env["KG_COMPILE_ONLY"] = "1"
+        return env
+
+    def start(self) -> dict[str, str]:
+        t0 = time.monotonic()
+        env = self.worker_env()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         # absolute: the worker runs in the repository, and a relative --out names a folder under
         # the user's directory, where the run keeps its kernels and cubins
         argv = [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())]
-        read_fd = self._from_zygote(argv, env) if env.get(zygote.ENV) else None
+        socket_path = (None if self.zygote_refused or env.get(zygote.ENV) == zygote.OFF
+                       else self.zygote_socket or zygote.socket_named(env))
+        read_fd = self._from_zygote(socket_path, argv, env) if socket_path else None
+        forked = read_fd is not None
         if read_fd is None:
             read_fd, write_fd = os.pipe()
             try:
@@ -89,17 +102,32 @@ class WorkerRunner:
         if not hello or not hello.get("ready"):
             self.stop()
             raise RuntimeError(f"the evaluation worker did not start; see {self.log_path}")
+        if forked and self.env is not None and hello["env"] != self.env:
+            # a fork that sees another machine than the worker before it (a CUDA driver the zygote
+            # loaded leaves its children without a GPU, and they would evaluate on the CPU) is no
+            # worker of this run: a new interpreter instead, and for every restart after it
+            differ = {k: (self.env.get(k), hello["env"].get(k)) for k in {*self.env, *hello["env"]}
+                      if self.env.get(k) != hello["env"].get(k)}
+            self.stop()
+            self.zygote_refused = True
+            with open(self.log_path, "a") as log:
+                log.write(f"runner: a worker forked by the zygote found {differ} (before -> forked); this "
+                          "runner's workers start as new interpreters from now on\n")
+            return self.start()
         self.env = hello["env"]
+        with open(self.log_path, "a") as log:  # what a restart costs, and why, for whoever reads the log
+            how = "forked by the zygote" if forked else "a new interpreter"
+            log.write(f"runner: worker {self.proc.pid} ready in {time.monotonic() - t0:.1f} s ({how})\n")
         return self.env
 
-    def _from_zygote(self, argv: list[str], env: dict[str, str]) -> int | None:
-        """The reply channel of a worker forked by the zygote ``KG_WORKER_ZYGOTE`` names (the
-        worker in ``self.proc``), or None where that zygote gives none (gone, another Python, torch
-        imported under other settings): a new interpreter then, on a channel of its own, which a
-        worker the zygote forked before failing cannot write to."""
+    def _from_zygote(self, socket_path: str, argv: list[str], env: dict[str, str]) -> int | None:
+        """The reply channel of a worker forked by the zygote at ``socket_path`` (the worker in
+        ``self.proc``), or None where that zygote gives none (gone, another Python, torch imported
+        under other settings): a new interpreter then, on a channel of its own, which a worker the
+        zygote forked before failing cannot write to."""
         read_fd, write_fd = os.pipe()
         try:
-            self.proc = zygote.spawn(env[zygote.ENV], argv, env, REPO_ROOT, self.log_path, write_fd)
+            self.proc = zygote.spawn(socket_path, argv, env, REPO_ROOT, self.log_path, write_fd)
             return read_fd
         except OSError as exc:
             os.close(read_fd)

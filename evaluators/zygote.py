@@ -25,22 +25,31 @@ import json
 import os
 import runpy
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
 from typing import Any
 
 ENV = "KG_WORKER_ZYGOTE"
+OFF = "off"  # KG_WORKER_ZYGOTE=off: every worker a new interpreter, and no command starts a zygote
 _MAX_REQUEST = 1 << 20
 # variables that torch, Triton or the interpreter read when they are imported or start, and so took
 # in the zygote the values it started with: a worker that asks for others needs a new interpreter
 # (TRITON_INTERPRET above all: Triton imported without it does not interpret a kernel made with it)
 _READ_AT_IMPORT = ("TRITON_", "TORCH", "PYTORCH", "OMP_", "MKL_", "KMP_", "PYTHON")
 _NOT_READ_AT_IMPORT = {"PYTHONPATH", "PYTHONUNBUFFERED"}  # the worker's path and stdio are set after the fork
+
+
+def socket_named(env: dict[str, str]) -> str | None:
+    """The socket of the zygote ``env`` names for its workers, or None (none named, or ``off``)."""
+    named = env.get(ENV, "")
+    return None if named in ("", OFF) else named
 
 
 def import_env_differences(env: dict[str, str], mine: dict[str, str], set_by_import: dict[str, str] | None = None,
@@ -158,15 +167,20 @@ class Zygote:
     """A zygote started by this process, for the workers it and its children start
     (``KG_WORKER_ZYGOTE`` names its socket); ``stop`` ends it."""
 
-    def __init__(self, folder: Path, env: dict[str, str] | None = None):
+    def __init__(self, folder: Path, env: dict[str, str] | None = None, log_path: Path | None = None):
         """ENV: the zygote's whole environment (None: this process's); a worker is forked from it
-        only where the variables torch and Triton read at import agree (import_env_differences)."""
+        only where the variables torch and Triton read at import agree (import_env_differences).
+        LOG_PATH: where it says what it refused (default FOLDER/zygote.log)."""
         self.folder, self.socket_path = folder, str(folder / "zygote.sock")
-        with open(folder / "zygote.log", "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "evaluators.zygote", self.socket_path], env=env,
+        self.env = dict(os.environ if env is None else env)
+        self.log_path = log_path or folder / "zygote.log"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", "evaluators.zygote", self.socket_path], env=self.env,
                                          cwd=Path(__file__).resolve().parent.parent, stdin=subprocess.DEVNULL,
                                          stdout=subprocess.PIPE, stderr=log, start_new_session=True)
         self._ready: bool | None = None
+        self._owns_folder = False
 
     def ready(self, timeout_s: float = 60.0) -> bool:
         """Whether the zygote took its imports and accepts requests (waits for it, the first time)."""
@@ -174,6 +188,33 @@ class Zygote:
             line = self.proc.stdout.readline() if select.select([self.proc.stdout], [], [], timeout_s)[0] else b""
             self._ready = line.strip() == b"ready"
         return self._ready
+
+    def ready_now(self) -> bool:
+        """Whether the zygote is known to accept requests, without waiting for it."""
+        if self._ready is None and select.select([self.proc.stdout], [], [], 0)[0]:
+            return self.ready(0)
+        return bool(self._ready)
+
+    @classmethod
+    def for_workers(cls, env: dict[str, str], log_path: Path) -> Zygote | None:
+        """A zygote for the workers of a command that starts many (a search restarts its worker after
+        every crash, and starts its compile-ahead workers together), with ``env``, a worker's
+        environment; None where ``env`` names one already (the caller's own, as the test suite's)
+        or ``off``. Its socket lies in a folder of its own under the temporary directory (a socket's
+        path is at most 107 bytes, a run folder's may be longer); ``stop`` removes it."""
+        if env.get(ENV):
+            return None
+        folder = None
+        try:
+            folder = Path(tempfile.mkdtemp(prefix="kg-zygote-"))
+            zygote = cls(folder, env, log_path)
+        except OSError as exc:  # a quicker restart lost, nothing else: every worker a new interpreter
+            print(f"engine: note: no worker zygote ({exc}); workers start as new interpreters", file=sys.stderr)
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            return None
+        zygote._owns_folder = True
+        return zygote
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -183,6 +224,8 @@ class Zygote:
                 pass
         self.proc.wait()
         self.proc.stdout.close()
+        if self._owns_folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 # -- the zygote's side ---------------------------------------------------------------------------
@@ -195,6 +238,9 @@ def serve(socket_path: str) -> None:
     base_path = [p for p in sys.path if p not in own]
     import torch  # noqa: F401 - what every worker would import first
     import torch._dynamo  # noqa: F401 - and what its harness imports before its snapshot
+    # a CUDA driver initialised here would be unusable in every worker forked from here; neither
+    # import loads it today, but a later torch or Triton that does must cost speed, not workers
+    driver_loaded = _cuda_driver_loaded()
 
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(socket_path)
@@ -209,12 +255,32 @@ def serve(socket_path: str) -> None:
             continue
         with conn:
             try:
-                _answer(conn, started_with, base_path, server)
+                _answer(conn, started_with, base_path, server, driver_loaded)
             except Exception as exc:  # noqa: BLE001 - one caller's failure is not the next one's
                 print(f"zygote: a request failed: {exc!r}", file=sys.stderr, flush=True)
 
 
-def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[str], server: socket.socket) -> None:
+def refusal(request: dict[str, Any], started_with: dict[str, str], after_import: dict[str, str],
+            driver_loaded: bool) -> str | None:
+    """Why a worker asked for by ``request`` would not be what a new interpreter gives (None: it
+    would): another Python, torch imported under other settings, or a CUDA driver loaded here while
+    the worker may use a GPU (a driver initialised before a fork leaves the child without one)."""
+    if request.get("python") != sys.executable:  # another interpreter: another torch
+        return f"asked for {request.get('python')}, this zygote runs {sys.executable}"
+    if differ := import_env_differences(request["env"], started_with, after_import):
+        return f"imported torch with other values of {', '.join(differ)}"
+    if driver_loaded and request["env"].get("CUDA_VISIBLE_DEVICES") != "":
+        return "the CUDA driver was loaded with torch here: a worker forked from here could not use a GPU"
+    return None
+
+
+def _cuda_driver_loaded() -> bool:
+    with open("/proc/self/maps") as maps:
+        return "libcuda.so" in maps.read()
+
+
+def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[str], server: socket.socket,
+            driver_loaded: bool) -> None:
     conn.settimeout(30)
     fds: list[int] = []
     try:
@@ -224,10 +290,8 @@ def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[s
         request = json.loads(message)
         if len(fds) != 4:
             raise ValueError(f"{len(fds)} descriptors, not 4")
-        if request.get("python") != sys.executable:  # another interpreter: another torch
-            raise ValueError(f"asked for {request.get('python')}, this zygote runs {sys.executable}")
-        if differ := import_env_differences(request["env"], started_with, dict(os.environ)):
-            raise ValueError(f"imported torch with other values of {', '.join(differ)}")
+        if why := refusal(request, started_with, dict(os.environ), driver_loaded):
+            raise ValueError(why)
         request["base_path"] = base_path
         if os.fork() == 0:
             server.close()

@@ -171,28 +171,30 @@ def test_a_part_with_damaged_bytes_is_named_in_one_line_by_every_reader_and_the_
     assert len(list(out.glob("part-*.parquet"))) == 3
 
 
-def workers_of(run_dir: Path) -> list[int]:
+def workers_of(run_dir: Path, log: str = "worker.log") -> list[int]:
     """The processes writing the run's worker log: its workers, whether started as a new
     interpreter (their command line names evaluators.worker) or forked by the zygote (it names the
-    zygote's)."""
+    zygote's); with LOG zygote.log, the run's own zygote and the reapers it forked."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            if os.readlink(f"/proc/{pid}/fd/2") == str(run_dir / "worker.log"):
+            if os.readlink(f"/proc/{pid}/fd/2") == str(run_dir / log):
                 found.append(int(pid))
         except OSError:  # ended since the listing, or not this user's
             pass
     return found
 
 
-@pytest.mark.parametrize("zygote", [False, True], ids=["new interpreter", "zygote"])
+@pytest.mark.parametrize("zygote", ["off", "the session's", "the run's"])
 def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path, zygote):
     # seed 1's first injected fault is a hang: the worker spins in it, and only the driver's
     # timeout (here 300 s) would end it; kill -9 stops the driver before it can
     out = tmp_path / "run"
     env = dict(os.environ)
-    if not zygote:
-        env.pop(ZYGOTE_ENV, None)
+    if zygote == "off":
+        env[ZYGOTE_ENV] = "off"
+    elif zygote == "the run's":
+        env.pop(ZYGOTE_ENV, None)  # evolve starts one of its own, writing to the run's zygote.log
     elif ZYGOTE_ENV not in env:
         pytest.skip("the session's worker zygote did not start")
     proc = subprocess.Popen(evolve(out, 3, "--inject-faults", "1", "--timeout-s", "300"), cwd=REPO, env=env,
@@ -204,14 +206,18 @@ def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path
         time.sleep(2)
         assert workers_of(out), "no worker running"
         started = Path(f"/proc/{workers_of(out)[0]}/cmdline").read_bytes()
-        assert (b"evaluators.zygote" in started) == zygote, started  # started the way this case asks
+        # started the way this case asks (the run's first worker starts beside its zygote, not from it)
+        assert (b"evaluators.zygote" in started) == (zygote == "the session's"), started
+        assert bool(workers_of(out, "zygote.log")) == (zygote == "the run's")
+        assert (out / "zygote.log").exists() == (zygote == "the run's")  # off: none started
         proc.kill()
         proc.wait()
         deadline = time.monotonic() + 10
-        while workers_of(out) and time.monotonic() < deadline:
+        while (workers_of(out) or workers_of(out, "zygote.log")) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert not workers_of(out)
+        assert not workers_of(out, "zygote.log")  # the run's zygote ends with its driver too
     finally:
         proc.kill()
-        for pid in workers_of(out):
+        for pid in workers_of(out) + workers_of(out, "zygote.log"):
             os.kill(pid, signal.SIGKILL)

@@ -145,3 +145,49 @@ def test_a_request_the_zygote_cannot_read_is_refused_and_the_next_is_served(tmp_
         conn.shutdown(socket.SHUT_WR)
         assert conn.recv(4096).startswith(b"bad request: ")
     assert started_as(tmp_path, "cpu") is zygote.ZygoteWorker
+
+
+def test_a_zygote_that_loaded_the_cuda_driver_forks_cpu_workers_only():
+    # no import loads it today (the GPU check, docs/diagnostics/session79-20261207/fork_check.py);
+    # a torch that does must leave GPU workers to new interpreters, which have a GPU
+    env = {"HOME": "/root"}
+    asked = {"python": sys.executable, "env": env}
+    assert zygote.refusal(asked, env, env, driver_loaded=False) is None
+    assert "CUDA driver" in zygote.refusal(asked, env, env, driver_loaded=True)
+    cpu = {"python": sys.executable, "env": dict(env, CUDA_VISIBLE_DEVICES="")}  # a CPU worker's (runner.py)
+    assert zygote.refusal(cpu, env, env, driver_loaded=True) is None
+    assert "this zygote runs" in zygote.refusal(dict(asked, python="/other/python"), env, env, False)
+
+
+def test_a_forked_worker_that_finds_another_machine_is_replaced_by_a_new_interpreter(tmp_path, session_zygote):
+    # the worker before it found this host under another name: the fork disagrees, so it is no
+    # worker of this run (as one forked without a GPU beside workers that had one would be)
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    try:
+        r.start()
+        assert isinstance(r.proc, zygote.ZygoteWorker)
+        r.env = dict(r.env, host="another-host")
+        r.stop()
+        assert r.start()["host"] != "another-host"
+        assert isinstance(r.proc, subprocess.Popen) and r.zygote_refused
+        log = (tmp_path / "w.log").read_text()
+        assert "a worker forked by the zygote found {'host': ('another-host'," in log, log
+        r.stop()
+        r.start()  # and every restart after it
+        assert isinstance(r.proc, subprocess.Popen)
+    finally:
+        r.stop()
+    assert not zygote.ZygoteWorker.live
+
+
+def test_off_starts_every_worker_as_a_new_interpreter_even_with_a_zygote_given(tmp_path, monkeypatch,
+                                                                                session_zygote):
+    monkeypatch.setenv(zygote.ENV, zygote.OFF)
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    r.zygote_socket = session_zygote  # as a command's zygote would be given (RunnerPool.use_zygote)
+    try:
+        r.start()
+        assert isinstance(r.proc, subprocess.Popen)
+    finally:
+        r.stop()
+    assert "(a new interpreter)" in (tmp_path / "w.log").read_text()
