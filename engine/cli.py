@@ -341,18 +341,16 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
     runner = RunnerPool(runners)
     zygote = getattr(args, "worker_zygote", None)
     if zygote_log is not None and zygote is None:
-        # its imports run beside the first workers' own: they start as new interpreters, and
-        # every worker after them is forked
+        # its imports run beside the first workers' own: they start as new interpreters (and show
+        # what a fork on their device must see), every later one is forked from it
         zygote = args.worker_zygote = Zygote.for_workers(runners[0].worker_env(), zygote_log)
-    if zygote is not None and zygote.ready_now():
-        runner.use_zygote(zygote.socket_path)
+    if zygote is not None:
+        runner.use_zygote(zygote)
     try:
         env = runner.start()
     except RuntimeError as exc:
         runner.stop()
         raise UserError(str(exc)) from None
-    if zygote is not None and zygote.ready():
-        runner.use_zygote(zygote.socket_path)
     workers = getattr(args, "compile_workers", 0)  # evolve only; eval and audit time one genome
     if env["device_kind"] == "cuda" and workers != 0:
         if workers is None:

@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from evaluators.build_target import BuildTarget
 from evaluators.runner import WorkerRunner
+from evaluators.zygote import Zygote
 
 
 class CompileAhead:
@@ -95,7 +96,7 @@ class RunnerPool:
             raise ValueError("a runner pool needs at least one runner")
         self.runners = list(runners)
         self.compile_ahead: CompileAhead | None = None
-        self.zygote_socket: str | None = None
+        self.zygote: Zygote | None = None
         self.lookahead = lookahead
         self.envs: list[dict[str, str]] = []  # each worker's environment, once started
         self.dispatch_order: list[int] = []  # the last batch's requests, by position, in the order sent to GPU workers
@@ -122,17 +123,17 @@ class RunnerPool:
         ``start`` or without CUDA GPUs)."""
         return BuildTarget.of_envs(self.envs)
 
-    def use_zygote(self, socket_path: str) -> None:
-        """Fork every worker started from now on (a restart, a compile-ahead worker) from the
-        zygote at ``socket_path`` (evaluators/zygote.py)."""
-        self.zygote_socket = socket_path
+    def use_zygote(self, zygote: Zygote) -> None:
+        """Fork every worker started once ``zygote`` is ready (a restart, a compile-ahead worker)
+        from it (evaluators/zygote.py); until then they start as new interpreters."""
+        self.zygote = zygote
         for r in self.runners + (self.compile_ahead.runners if self.compile_ahead else []):
-            r.zygote_socket = socket_path
+            r.zygote = zygote
 
     def attach(self, compile_ahead: CompileAhead) -> None:
         """Start compile-ahead workers; from then on batches are asked ``lookahead`` times wider."""
         for r in compile_ahead.runners:
-            r.zygote_socket = r.zygote_socket or self.zygote_socket
+            r.zygote = r.zygote or self.zygote
         compile_ahead.start()
         self.compile_ahead = compile_ahead
 

@@ -30,6 +30,16 @@ def repo_pythonpath() -> str:
     return os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
 
 
+FORK_START_S = 60.0
+# what a worker started as a new interpreter saw, by device (KG_DEVICE, CUDA_VISIBLE_DEVICES): the
+# machine a fork on that device must see too, where its own runner has no worker before it
+_MACHINES: dict[tuple[str | None, str | None], dict[str, str]] = {}
+
+
+def _machine_key(env: dict[str, str]) -> tuple[str | None, str | None]:
+    return env.get("KG_DEVICE"), env.get("CUDA_VISIBLE_DEVICES")
+
+
 class GpuUnhealthy(RuntimeError):
     """The known-good canary failed after a restart: the device, not the candidate, is at fault."""
 
@@ -50,8 +60,8 @@ class WorkerRunner:
         self.env: dict[str, str] | None = None
         # the zygote this runner's workers are forked from (evaluators/zygote.py), where the command
         # started one; else the one KG_WORKER_ZYGOTE names, if any
-        self.zygote_socket: str | None = None
-        self.zygote_refused = False  # a forked worker saw another machine than a new interpreter
+        self.zygote: zygote.Zygote | None = None
+        self.zygote_refused = False  # a forked worker failed to start, or saw another machine
         self.restarts = 0
         self.served = 0  # requests answered (canaries not counted)
         self._fd = -1
@@ -84,8 +94,7 @@ class WorkerRunner:
         # absolute: the worker runs in the repository, and a relative --out names a folder under
         # the user's directory, where the run keeps its kernels and cubins
         argv = [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())]
-        socket_path = (None if self.zygote_refused or env.get(zygote.ENV) == zygote.OFF
-                       else self.zygote_socket or zygote.socket_named(env))
+        socket_path = self._zygote_socket(env)
         read_fd = self._from_zygote(socket_path, argv, env) if socket_path else None
         forked = read_fd is not None
         if read_fd is None:
@@ -98,27 +107,58 @@ class WorkerRunner:
             finally:
                 os.close(write_fd)
         self._fd, self._buf, self._eof = read_fd, b"", False
-        hello = self._read(self.startup_timeout_s)
+        # a fork is ready in well under a second: one that is not within FORK_START_S is stuck on
+        # something it inherited, and a new interpreter has the rest of the time
+        hello = self._read(min(FORK_START_S, self.startup_timeout_s) if forked else self.startup_timeout_s)
+        if forked and (why := self._fork_refusal(hello, env)):
+            self.stop()
+            self.zygote_refused = True  # and for every restart after it: the recursion ends here
+            with open(self.log_path, "a") as log:
+                log.write(f"runner: a worker forked by the zygote {why}; this runner's workers start as new "
+                          "interpreters from now on\n")
+            return self.start()
         if not hello or not hello.get("ready"):
             self.stop()
             raise RuntimeError(f"the evaluation worker did not start; see {self.log_path}")
-        if forked and self.env is not None and hello["env"] != self.env:
-            # a fork that sees another machine than the worker before it (a CUDA driver the zygote
-            # loaded leaves its children without a GPU, and they would evaluate on the CPU) is no
-            # worker of this run: a new interpreter instead, and for every restart after it
-            differ = {k: (self.env.get(k), hello["env"].get(k)) for k in {*self.env, *hello["env"]}
-                      if self.env.get(k) != hello["env"].get(k)}
-            self.stop()
-            self.zygote_refused = True
-            with open(self.log_path, "a") as log:
-                log.write(f"runner: a worker forked by the zygote found {differ} (before -> forked); this "
-                          "runner's workers start as new interpreters from now on\n")
-            return self.start()
+        if not forked:  # what a worker on this device sees, for the forks after it to match
+            _MACHINES.setdefault(_machine_key(env), hello["env"])
         self.env = hello["env"]
         with open(self.log_path, "a") as log:  # what a restart costs, and why, for whoever reads the log
             how = "forked by the zygote" if forked else "a new interpreter"
             log.write(f"runner: worker {self.proc.pid} ready in {time.monotonic() - t0:.1f} s ({how})\n")
         return self.env
+
+    def _zygote_socket(self, env: dict[str, str]) -> str | None:
+        """The socket of the zygote to fork this start's worker from, or None for a new interpreter."""
+        if self.zygote_refused or env.get(zygote.ENV) == zygote.OFF:
+            return None
+        if self.zygote is not None:
+            # a new interpreter first on each device, to show what a fork there must see; then the
+            # zygote, waited for while it imports (it started before, so it is ready before a new
+            # interpreter started now would be)
+            if _machine_key(env) not in _MACHINES:
+                return None
+            return self.zygote.socket_path if self.zygote.ready() else None
+        return zygote.socket_named(env)
+
+    def _fork_refusal(self, hello: dict[str, Any] | None, env: dict[str, str]) -> str | None:
+        """Why a forked worker is no worker of this run (None: it is): it did not start, or it
+        describes another machine than a new interpreter on its device did (a CUDA driver the
+        zygote had loaded leaves its children without a GPU, and they would evaluate on the CPU)."""
+        if not hello or not hello.get("ready"):
+            if self._eof and self.proc is not None:  # its reply channel closed: it is ending; let it, to say how
+                try:
+                    code = self.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    code = "unknown"
+                return f"ended before it was ready (exit status {code}; its output is above)"
+            return f"was not ready within {min(FORK_START_S, self.startup_timeout_s):g} s"
+        seen = self.env or _MACHINES.get(_machine_key(env))
+        if seen is not None and hello["env"] != seen:
+            differ = {k: (seen.get(k), hello["env"].get(k)) for k in {*seen, *hello["env"]}
+                      if seen.get(k) != hello["env"].get(k)}
+            return f"found {differ} (before -> forked)"
+        return None
 
     def _from_zygote(self, socket_path: str, argv: list[str], env: dict[str, str]) -> int | None:
         """The reply channel of a worker forked by the zygote at ``socket_path`` (the worker in

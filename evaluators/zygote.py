@@ -13,8 +13,9 @@ worker's pid and then how it ended: the worker is not the runner's child, and th
 needs its exit status (a crash is told by its signal). The worker's watch for its driver
 (evaluators/worker.py) follows the driver's pid, not its own parent.
 
-Serve: ``python -m evaluators.zygote SOCKET``; it prints ``ready`` once it accepts requests and
-exits when the process that started it ends.
+Serve: ``python -m evaluators.zygote SOCKET [--remove-folder]``; it prints ``ready`` once it
+accepts requests and exits when the process that started it ends, removing its socket (and the
+socket's folder, with --remove-folder).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -167,33 +169,35 @@ class Zygote:
     """A zygote started by this process, for the workers it and its children start
     (``KG_WORKER_ZYGOTE`` names its socket); ``stop`` ends it."""
 
-    def __init__(self, folder: Path, env: dict[str, str] | None = None, log_path: Path | None = None):
+    def __init__(self, folder: Path, env: dict[str, str] | None = None, log_path: Path | None = None,
+                 remove_folder: bool = False):
         """ENV: the zygote's whole environment (None: this process's); a worker is forked from it
         only where the variables torch and Triton read at import agree (import_env_differences).
-        LOG_PATH: where it says what it refused (default FOLDER/zygote.log)."""
+        LOG_PATH: where it says what it refused (default FOLDER/zygote.log). REMOVE_FOLDER: the
+        folder goes when the zygote ends, by ``stop`` or on its own once its starter is gone."""
         self.folder, self.socket_path = folder, str(folder / "zygote.sock")
         self.env = dict(os.environ if env is None else env)
         self.log_path = log_path or folder / "zygote.log"
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._remove_folder = remove_folder
+        argv = [sys.executable, "-m", "evaluators.zygote", self.socket_path, *(["--remove-folder"] * remove_folder)]
         with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "evaluators.zygote", self.socket_path], env=self.env,
-                                         cwd=Path(__file__).resolve().parent.parent, stdin=subprocess.DEVNULL,
-                                         stdout=subprocess.PIPE, stderr=log, start_new_session=True)
+            self.proc = subprocess.Popen(argv, env=self.env, cwd=Path(__file__).resolve().parent.parent,
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+                                         start_new_session=True)
+        self._started = time.monotonic()
         self._ready: bool | None = None
-        self._owns_folder = False
+        self._lock = threading.Lock()  # runners ask from several threads (a pool's workers start together)
 
     def ready(self, timeout_s: float = 60.0) -> bool:
-        """Whether the zygote took its imports and accepts requests (waits for it, the first time)."""
-        if self._ready is None:
-            line = self.proc.stdout.readline() if select.select([self.proc.stdout], [], [], timeout_s)[0] else b""
-            self._ready = line.strip() == b"ready"
-        return self._ready
-
-    def ready_now(self) -> bool:
-        """Whether the zygote is known to accept requests, without waiting for it."""
-        if self._ready is None and select.select([self.proc.stdout], [], [], 0)[0]:
-            return self.ready(0)
-        return bool(self._ready)
+        """Whether the zygote took its imports and accepts requests. Waits for it until TIMEOUT_S
+        after its start: one slower than that is not waited for again, and is used once ready."""
+        with self._lock:
+            if self._ready is None:
+                left = max(0.0, self._started + timeout_s - time.monotonic())
+                if select.select([self.proc.stdout], [], [], left)[0]:
+                    self._ready = self.proc.stdout.readline().strip() == b"ready"  # EOF: it failed to start
+            return bool(self._ready)
 
     @classmethod
     def for_workers(cls, env: dict[str, str], log_path: Path) -> Zygote | None:
@@ -207,14 +211,12 @@ class Zygote:
         folder = None
         try:
             folder = Path(tempfile.mkdtemp(prefix="kg-zygote-"))
-            zygote = cls(folder, env, log_path)
+            return cls(folder, env, log_path, remove_folder=True)
         except OSError as exc:  # a quicker restart lost, nothing else: every worker a new interpreter
             print(f"engine: note: no worker zygote ({exc}); workers start as new interpreters", file=sys.stderr)
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
             return None
-        zygote._owns_folder = True
-        return zygote
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -224,12 +226,29 @@ class Zygote:
                 pass
         self.proc.wait()
         self.proc.stdout.close()
-        if self._owns_folder:
+        if self._remove_folder:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
 # -- the zygote's side ---------------------------------------------------------------------------
-def serve(socket_path: str) -> None:
+def serve(socket_path: str, remove_folder: bool = False) -> None:
+    """Fork workers on request until the process that started this one is gone; then the socket
+    goes (and with REMOVE_FOLDER its folder: a driver killed by SIGKILL or the OOM killer never
+    stops its zygote, and would leave both behind)."""
+    me = os.getpid()
+    try:
+        _serve(socket_path)
+    finally:
+        if os.getpid() == me:  # not a reaper or a worker forked here, on its way out
+            try:
+                os.unlink(socket_path)
+            except OSError:
+                pass
+            if remove_folder:
+                shutil.rmtree(os.path.dirname(socket_path), ignore_errors=True)
+
+
+def _serve(socket_path: str) -> None:
     starter = os.getppid()
     started_with = dict(os.environ)  # before torch's import adds its own (TORCHINDUCTOR_CACHE_DIR)
     # the path a worker's own entries go before: the interpreter's, less this zygote's folder and
@@ -274,9 +293,11 @@ def refusal(request: dict[str, Any], started_with: dict[str, str], after_import:
     return None
 
 
-def _cuda_driver_loaded() -> bool:
-    with open("/proc/self/maps") as maps:
-        return "libcuda.so" in maps.read()
+def _cuda_driver_loaded(maps_path: str = "/proc/self/maps") -> bool:
+    """Whether the CUDA driver's library is mapped into this process (no CUDA call can have
+    initialised it where it is not)."""
+    with open(maps_path) as maps:
+        return any(Path(line.split()[-1]).name.startswith("libcuda.so") for line in maps if len(line.split()) >= 6)
 
 
 def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[str], server: socket.socket,
@@ -387,4 +408,4 @@ def _become_worker(request: dict[str, Any], stdin_fd: int, log_fd: int, response
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], remove_folder="--remove-folder" in sys.argv[2:])

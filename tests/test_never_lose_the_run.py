@@ -195,6 +195,7 @@ def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path
         env[ZYGOTE_ENV] = "off"
     elif zygote == "the run's":
         env.pop(ZYGOTE_ENV, None)  # evolve starts one of its own, writing to the run's zygote.log
+        env["TMPDIR"] = str(tmp_path)  # where it keeps its socket
     elif ZYGOTE_ENV not in env:
         pytest.skip("the session's worker zygote did not start")
     proc = subprocess.Popen(evolve(out, 3, "--inject-faults", "1", "--timeout-s", "300"), cwd=REPO, env=env,
@@ -217,6 +218,10 @@ def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path
             time.sleep(0.2)
         assert not workers_of(out)
         assert not workers_of(out, "zygote.log")  # the run's zygote ends with its driver too
+        deadline = time.monotonic() + 10  # and removes its socket's folder, which no stop() will
+        while list(tmp_path.glob("kg-zygote-*")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not list(tmp_path.glob("kg-zygote-*"))
     finally:
         proc.kill()
         for pid in workers_of(out) + workers_of(out, "zygote.log"):

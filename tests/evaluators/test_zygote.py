@@ -159,6 +159,65 @@ def test_a_zygote_that_loaded_the_cuda_driver_forks_cpu_workers_only():
     assert "this zygote runs" in zygote.refusal(dict(asked, python="/other/python"), env, env, False)
 
 
+def test_the_driver_is_told_loaded_by_the_library_mapped_and_by_nothing_else(tmp_path):
+    maps = tmp_path / "maps"
+    lines = ["7f00-7f10 r-xp 00000000 08:01 42 /usr/lib/x86_64-linux-gnu/libcudart.so.13",
+             "7f10-7f20 r--p 00000000 08:01 43 /srv/libcuda.so.backup/notes.txt",
+             "7f20-7f30 rw-p 00000000 00:00 0 "]
+    maps.write_text("\n".join(lines) + "\n")
+    assert not zygote._cuda_driver_loaded(str(maps))  # the runtime, or the name inside a folder's, is not it
+    maps.write_text("\n".join([*lines, "7f30-7f40 r-xp 00000000 08:01 44 /usr/lib/x86_64-linux-gnu/libcuda.so.580.1"]))
+    assert zygote._cuda_driver_loaded(str(maps))
+    assert not zygote._cuda_driver_loaded()  # this process has imported torch on a machine without a GPU
+
+
+def test_a_worker_forked_from_a_zygote_with_a_broken_import_is_replaced_by_a_new_interpreter(tmp_path, monkeypatch):
+    # a zygote whose torch is not the one a worker needs (here a stand-in package first on its
+    # path): its forks die before they are ready, as one stuck on state it inherited would fail,
+    # and each costs the run a new interpreter, not the run
+    fake = tmp_path / "fake"
+    (fake / "torch" / "_dynamo").mkdir(parents=True)
+    (fake / "torch" / "__init__.py").write_text("")  # no torch.cuda, no torch.utils: the worker fails
+    (fake / "torch" / "_dynamo" / "__init__.py").write_text("")
+    broken = zygote.Zygote(tmp_path / "z", env=dict(os.environ, PYTHONPATH=str(fake), TRITON_INTERPRET="1"))
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    # as after a new interpreter on this device (a command's zygote forks only then); the fork
+    # dies before it could be compared with it
+    from evaluators import runner as runner_module
+
+    monkeypatch.setitem(runner_module._MACHINES, runner_module._machine_key(r.worker_env()), {})
+    try:
+        assert broken.ready(120)
+        r.zygote = broken
+        assert r.start()["device_kind"] == "cpu"
+        assert isinstance(r.proc, subprocess.Popen) and r.zygote_refused
+        log = (tmp_path / "w.log").read_text()
+        assert "Traceback" in log, log
+        assert "a worker forked by the zygote ended before it was ready (exit status 1" in log, log
+        assert log.rstrip().endswith("(a new interpreter)"), log
+    finally:
+        r.stop()
+        broken.stop()
+    assert not zygote.ZygoteWorker.live
+
+
+def test_a_first_fork_is_held_to_what_a_new_interpreter_on_its_device_saw(tmp_path, session_zygote, monkeypatch):
+    # a runner with no worker before it (an audited row, a compile-ahead worker) compares its fork
+    # with the machine a new interpreter on the same device described in this process
+    from evaluators import runner as runner_module
+
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
+    key = runner_module._machine_key(r.worker_env())
+    seen = dict(runner_module._MACHINES.get(key) or {"device_kind": "cpu"}, host="another-host")
+    monkeypatch.setitem(runner_module._MACHINES, key, seen)
+    try:
+        assert r.start()["host"] != "another-host"
+        assert isinstance(r.proc, subprocess.Popen) and r.zygote_refused
+        assert "'host': ('another-host'," in (tmp_path / "w.log").read_text()
+    finally:
+        r.stop()
+
+
 def test_a_forked_worker_that_finds_another_machine_is_replaced_by_a_new_interpreter(tmp_path, session_zygote):
     # the worker before it found this host under another name: the fork disagrees, so it is no
     # worker of this run (as one forked without a GPU beside workers that had one would be)
@@ -178,16 +237,3 @@ def test_a_forked_worker_that_finds_another_machine_is_replaced_by_a_new_interpr
     finally:
         r.stop()
     assert not zygote.ZygoteWorker.live
-
-
-def test_off_starts_every_worker_as_a_new_interpreter_even_with_a_zygote_given(tmp_path, monkeypatch,
-                                                                                session_zygote):
-    monkeypatch.setenv(zygote.ENV, zygote.OFF)
-    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
-    r.zygote_socket = session_zygote  # as a command's zygote would be given (RunnerPool.use_zygote)
-    try:
-        r.start()
-        assert isinstance(r.proc, subprocess.Popen)
-    finally:
-        r.stop()
-    assert "(a new interpreter)" in (tmp_path / "w.log").read_text()
