@@ -69,8 +69,10 @@ class CompileAhead:
         for _ in self._loops:
             self._queue.put(None)
         for r in self.runners:
-            r.stop()  # a worker stuck in a long compile is killed, its thread then sees the end
+            r.kill()  # a worker stuck in a long compile is killed, its thread then sees the end
         self._threads.shutdown(wait=True)
+        for r in self.runners:
+            r.stop()
 
     def _serve(self, runner: WorkerRunner) -> None:
         while (item := self._queue.get()) is not None:
@@ -149,11 +151,16 @@ class RunnerPool:
             self.compile_ahead.submit(requests)
 
     def stop(self) -> None:
+        """End every worker at once, even mid-request (Ctrl-C): the request under way fails, and
+        the ones queued behind it fail at once (RunnerStopping) without starting a worker. (Not
+        cancelled: concurrent.futures.wait never counts a future that shutdown cancelled as done.)"""
+        for r in self.runners:
+            r.kill()
         if self.compile_ahead is not None:
             self.compile_ahead.stop()
+        self._threads.shutdown(wait=True)
         for r in self.runners:
             r.stop()
-        self._threads.shutdown(wait=True)
 
     def evaluate(self, request: dict[str, Any]) -> dict[str, Any]:
         return self.evaluate_many([request])[0]

@@ -40,6 +40,10 @@ def _machine_key(env: dict[str, str]) -> tuple[str | None, str | None]:
     return env.get("KG_DEVICE"), env.get("CUDA_VISIBLE_DEVICES")
 
 
+class RunnerStopping(RuntimeError):
+    """A request reached a runner that its pool is stopping (Ctrl-C, the end of the command)."""
+
+
 class GpuUnhealthy(RuntimeError):
     """The known-good canary failed after a restart: the device, not the candidate, is at fault."""
 
@@ -62,6 +66,7 @@ class WorkerRunner:
         # started one; else the one KG_WORKER_ZYGOTE names, if any
         self.zygote: zygote.Zygote | None = None
         self.zygote_refused = False  # a forked worker failed to start, or saw another machine
+        self.closing = False  # set by kill: a request sent after it starts no worker
         self.restarts = 0
         self.served = 0  # requests answered (canaries not counted)
         self._fd = -1
@@ -89,6 +94,7 @@ class WorkerRunner:
 
     def start(self) -> dict[str, str]:
         t0 = time.monotonic()
+        self.closing = False
         env = self.worker_env()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         # absolute: the worker runs in the repository, and a relative --out names a folder under
@@ -177,6 +183,19 @@ class WorkerRunner:
         finally:
             os.close(write_fd)
 
+    def kill(self) -> None:
+        """End the worker now, from any thread, and start no other until ``start`` is called: a
+        thread waiting on its reply sees it end and returns; ``stop`` then closes the channel.
+        (``stop`` itself closes the channel a thread may still be reading, whose number a file
+        opened next could take.)"""
+        self.closing = True
+        proc = self.proc
+        if proc is not None and proc.returncode is None:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
     def stop(self) -> None:
         if self.proc is not None:
             if self.proc.poll() is None:
@@ -209,6 +228,8 @@ class WorkerRunner:
         return f" (GPU {self.gpu_index})" if self.gpu_index is not None else ""
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
+        if self.closing:  # the command is stopping (Ctrl-C): no new worker, no more requests
+            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
         if self.proc is None or self.proc.poll() is not None:
             self.stop()
             self.start()

@@ -226,3 +226,32 @@ def test_a_driver_killed_while_its_worker_hangs_leaves_no_worker_behind(tmp_path
         proc.kill()
         for pid in workers_of(out) + workers_of(out, "zygote.log"):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_ctrl_c_while_the_worker_hangs_ends_the_run_at_once_and_starts_no_worker(tmp_path, ctrl_c_delivered):
+    # before, the pool's thread sent the next request on: a new worker started, the canary and a
+    # genome ran, and the command ended a genome later (25-27 s under the interpreter)
+    out = tmp_path / "run"
+    with (tmp_path / "stderr.txt").open("w+") as stderr:
+        proc = subprocess.Popen(evolve(out, 3, "--inject-faults", "1", "--timeout-s", "300"), cwd=REPO,
+                                stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            deadline = time.monotonic() + 60
+            while not (out / "part-000000.parquet").exists() and time.monotonic() < deadline:
+                time.sleep(0.05)  # the reference row: seed 1's hanging genome goes next
+            time.sleep(2)
+            assert workers_of(out), "no worker running"
+            proc.send_signal(signal.SIGINT)
+            code = proc.wait(timeout=20)  # not the hang's 300 s, nor another genome's time
+        finally:
+            proc.kill()
+            proc.wait()
+        stderr.seek(0)
+        said = stderr.read()
+    assert code == 130 and "engine: interrupted" in said and "Traceback" not in said, said
+    starts = [line for line in (out / "worker.log").read_text().splitlines() if line.startswith("runner: worker")]
+    assert len(starts) == 1, starts
+    deadline = time.monotonic() + 10
+    while workers_of(out) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not workers_of(out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from evaluators.pool import RunnerPool
-from evaluators.runner import GpuUnhealthy, WorkerRunner
+from evaluators.runner import GpuUnhealthy, RunnerStopping, WorkerRunner
 
 
 def pool_of(tmp_path, n: int, **kwargs) -> RunnerPool:
@@ -109,3 +109,35 @@ def test_a_batch_goes_to_the_gpu_worker_in_the_order_its_builds_end(tmp_path, fa
         pool.stop()
     assert [o["status"] for o in outcomes] == ["ok", "ok", "incorrect"]  # still in the order asked
     assert pool.dispatch_order[-1] == 0 and sorted(pool.dispatch_order) == [0, 1, 2]
+
+
+def test_a_pool_stopped_mid_request_ends_it_and_starts_no_worker_for_the_ones_queued(tmp_path, faulty_request):
+    # Ctrl-C during a search: the request under way (here one that never returns) must not hold
+    # the command until its timeout, and the one queued behind it must not start a new worker
+    import threading
+    import time
+
+    pool = RunnerPool([WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=300)])
+    pool.start()
+    outcome: dict = {}
+
+    def search() -> None:
+        try:
+            outcome["value"] = pool.evaluate_many([faulty_request("hang"), faulty_request("none")])
+        except BaseException as exc:  # noqa: BLE001 - what the search's thread was left with
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while pool.runners[0].stage is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # the hanging request has reached the worker
+    assert pool.runners[0].stage is not None
+    t0 = time.monotonic()
+    pool.stop()
+    assert time.monotonic() - t0 < 60  # not the request's 300 s
+    thread.join(timeout=60)
+    assert not thread.is_alive() and isinstance(outcome.get("error"), RunnerStopping), outcome  # the second
+    starts = [line for line in (tmp_path / "w.log").read_text().splitlines() if line.startswith("runner: worker")]
+    assert len(starts) == 1, starts
+    assert pool.runners[0].proc is None
