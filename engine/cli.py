@@ -346,37 +346,43 @@ def _start_runner(args, template: Template, workdir: Path, log: Path,
         zygote = args.worker_zygote = Zygote.for_workers(runners[0].worker_env(), zygote_log)
     if zygote is not None:
         runner.use_zygote(zygote)
+    try:  # whatever stops the start (a refusal below, Ctrl-C) leaves no worker running
+        return runner, _start_checked(args, template, runner, gpus, workdir, log)
+    except BaseException:
+        runner.stop()
+        raise
+
+
+def _start_checked(args, template: Template, runner: RunnerPool, gpus: tuple[int, ...] | None, workdir: Path,
+                   log: Path) -> bool:
+    """Start the pool's workers (and compile-ahead workers) and refuse a machine the template
+    cannot run on; whether the rows are CPU rows (Triton's interpreter)."""
     try:
         env = runner.start()
     except RuntimeError as exc:
-        runner.stop()
         raise UserError(str(exc)) from None
     workers = getattr(args, "compile_workers", 0)  # evolve only; eval and audit time one genome
     if env["device_kind"] == "cuda" and workers != 0:
         if workers is None:
-            workers = max(0, min(8, (os.cpu_count() or 1) - 2 * len(runners) - 2))
+            workers = max(0, min(8, (os.cpu_count() or 1) - 2 * len(runner.runners) - 2))
         if workers:
             _attach_compile_ahead(runner, workers, gpus, workdir, log, args.timeout_s)
     if (args.device == "cuda" or gpus) and env["device_kind"] != "cuda":
-        runner.stop()
         asked = f"--gpus {','.join(map(str, gpus))}" if gpus else "--device cuda"
         raise UserError(f"{asked}, but the worker found no CUDA GPU")
     if template.language == "cuda" and env["device_kind"] != "cuda":
-        runner.stop()
         raise UserError(f"{template.path}: a CUDA template runs only on a CUDA GPU and this machine has none; "
                         f"`python -m engine compile {template.path} [--genome JSON]` builds a genome here")
     if template.language == "cuda":  # refused before any attempt, not failed once a genome
         for i, worker_env in enumerate(runner.envs):
             why = unsupported_gpu(worker_env)
             if why:
-                runner.stop()
                 where = f"GPU {gpus[i]}" if gpus else "the worker's GPU"
                 raise UserError(f"{template.path}: {why} ({where})")
     if not template.interpreter and env["device_kind"] != "cuda":
-        runner.stop()
         raise UserError(f"{template.path}: this template's kernels do not run under the Triton interpreter "
                         f"(front matter interpreter = false) and this machine has no CUDA GPU")
-    return runner, env["device_kind"] == "cpu"
+    return env["device_kind"] == "cpu"
 
 
 def _fixed_genes(space, items: list[str]) -> dict:
@@ -410,9 +416,8 @@ def _attach_compile_ahead(runner: RunnerPool, workers: int, gpus, workdir: Path,
                      gpu_index=gpus[i % len(gpus)] if gpus else None)
         for i in range(workers)])
     try:
-        runner.attach(ahead)
+        runner.attach(ahead)  # which stops them all when one fails to start
     except RuntimeError as exc:  # an optimisation: the run goes on without it
-        ahead.stop()
         print(f"engine: compile-ahead off: {exc}", file=sys.stderr)
 
 

@@ -70,9 +70,11 @@ class CompileAhead:
             self._queue.put(None)
         for r in self.runners:
             r.kill()  # a worker stuck in a long compile is killed, its thread then sees the end
-        self._threads.shutdown(wait=True)
-        for r in self.runners:
-            r.stop()
+        try:
+            self._threads.shutdown(wait=True)
+        finally:
+            for r in self.runners:
+                r.stop()
 
     def _serve(self, runner: WorkerRunner) -> None:
         while (item := self._queue.get()) is not None:
@@ -136,8 +138,13 @@ class RunnerPool:
         """Start compile-ahead workers; from then on batches are asked ``lookahead`` times wider."""
         for r in compile_ahead.runners:
             r.zygote = r.zygote or self.zygote
-        compile_ahead.start()
         self.compile_ahead = compile_ahead
+        try:
+            compile_ahead.start()
+        except BaseException:  # a worker that did not start, or Ctrl-C: none of them is left running
+            self.compile_ahead = None
+            compile_ahead.stop()
+            raise
 
     @property
     def builds_ahead(self) -> bool:
@@ -156,11 +163,13 @@ class RunnerPool:
         cancelled: concurrent.futures.wait never counts a future that shutdown cancelled as done.)"""
         for r in self.runners:
             r.kill()
-        if self.compile_ahead is not None:
-            self.compile_ahead.stop()
-        self._threads.shutdown(wait=True)
-        for r in self.runners:
-            r.stop()
+        try:
+            if self.compile_ahead is not None:
+                self.compile_ahead.stop()
+            self._threads.shutdown(wait=True)
+        finally:  # a second Ctrl-C while the threads end still leaves no worker running
+            for r in self.runners:
+                r.stop()
 
     def evaluate(self, request: dict[str, Any]) -> dict[str, Any]:
         return self.evaluate_many([request])[0]

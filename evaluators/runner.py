@@ -14,6 +14,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,10 @@ def repo_pythonpath() -> str:
 
 
 FORK_START_S = 60.0
+# what a fork can get wrong that a new interpreter gets right: the device it evaluates on (not the
+# driver's version, which nvidia-smi may fail to give a busy start, nor the versions, imported alike)
+MACHINE_FIELDS = ("device_kind", "gpu", "compute_capability", "sm_count")
+_BROKEN_ZYGOTES: set[str] = set()  # sockets of zygotes whose forks ended or hung before they were ready
 # what a worker started as a new interpreter saw, by device (KG_DEVICE, CUDA_VISIBLE_DEVICES): the
 # machine a fork on that device must see too, where its own runner has no worker before it
 _MACHINES: dict[tuple[str | None, str | None], dict[str, str]] = {}
@@ -66,7 +71,8 @@ class WorkerRunner:
         # started one; else the one KG_WORKER_ZYGOTE names, if any
         self.zygote: zygote.Zygote | None = None
         self.zygote_refused = False  # a forked worker failed to start, or saw another machine
-        self.closing = False  # set by kill: a request sent after it starts no worker
+        self.closing = False  # set by kill, for good: no worker is started after it
+        self._lock = threading.Lock()  # kill() (any thread) against start() assigning the worker
         self.restarts = 0
         self.served = 0  # requests answered (canaries not counted)
         self._fd = -1
@@ -94,35 +100,50 @@ class WorkerRunner:
 
     def start(self) -> dict[str, str]:
         t0 = time.monotonic()
-        self.closing = False
+        if self.closing:
+            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
         env = self.worker_env()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         # absolute: the worker runs in the repository, and a relative --out names a folder under
         # the user's directory, where the run keeps its kernels and cubins
         argv = [sys.executable, "-m", "evaluators.worker", str(Path(self.workdir).resolve())]
         socket_path = self._zygote_socket(env)
-        read_fd = self._from_zygote(socket_path, argv, env) if socket_path else None
-        forked = read_fd is not None
-        if read_fd is None:
+        started = self._from_zygote(socket_path, argv, env) if socket_path else None
+        forked = started is not None
+        if started is None:
             read_fd, write_fd = os.pipe()
             try:
                 with open(self.log_path, "ab") as log:
-                    self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log, stderr=log,
-                                                 pass_fds=(write_fd,), env=dict(env, KG_RESPONSE_FD=str(write_fd)),
-                                                 cwd=REPO_ROOT, start_new_session=True)
+                    started = (subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log, stderr=log,
+                                                pass_fds=(write_fd,), env=dict(env, KG_RESPONSE_FD=str(write_fd)),
+                                                cwd=REPO_ROOT, start_new_session=True), read_fd)
+            except BaseException:
+                os.close(read_fd)
+                raise
             finally:
                 os.close(write_fd)
-        self._fd, self._buf, self._eof = read_fd, b"", False
+        with self._lock:  # a kill() from now on finds this worker; one before it is seen below
+            self.proc, (self._fd, self._buf, self._eof) = started[0], (started[1], b"", False)
         # a fork is ready in well under a second: one that is not within FORK_START_S is stuck on
         # something it inherited, and a new interpreter has the rest of the time
-        hello = self._read(min(FORK_START_S, self.startup_timeout_s) if forked else self.startup_timeout_s)
+        hello = None if self.closing else self._read(
+            min(FORK_START_S, self.startup_timeout_s) if forked else self.startup_timeout_s)
+        if self.closing:  # killed while it started (Ctrl-C): no fault of the worker or the zygote
+            self.stop()
+            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
         if forked and (why := self._fork_refusal(hello, env)):
             self.stop()
             self.zygote_refused = True  # and for every restart after it: the recursion ends here
             with open(self.log_path, "a") as log:
                 log.write(f"runner: a worker forked by the zygote {why}; this runner's workers start as new "
                           "interpreters from now on\n")
-            return self.start()
+            started_env = self.start()
+            if not why.startswith("found"):
+                # a new interpreter started where the fork did not: the zygote is at fault, and no
+                # runner asks it again (a worker that fails either way, as a compile-ahead worker on
+                # a machine without a GPU, says nothing of the zygote)
+                _BROKEN_ZYGOTES.add(socket_path)
+            return started_env
         if not hello or not hello.get("ready"):
             self.stop()
             raise RuntimeError(f"the evaluation worker did not start; see {self.log_path}")
@@ -138,6 +159,8 @@ class WorkerRunner:
         """The socket of the zygote to fork this start's worker from, or None for a new interpreter."""
         if self.zygote_refused or env.get(zygote.ENV) == zygote.OFF:
             return None
+        if self.zygote is not None and self.zygote.socket_path in _BROKEN_ZYGOTES:
+            return None
         if self.zygote is not None:
             # a new interpreter first on each device, to show what a fork there must see; then the
             # zygote, waited for while it imports (it started before, so it is ready before a new
@@ -145,7 +168,8 @@ class WorkerRunner:
             if _machine_key(env) not in _MACHINES:
                 return None
             return self.zygote.socket_path if self.zygote.ready() else None
-        return zygote.socket_named(env)
+        named = zygote.socket_named(env)
+        return None if named in _BROKEN_ZYGOTES else named
 
     def _fork_refusal(self, hello: dict[str, Any] | None, env: dict[str, str]) -> str | None:
         """Why a forked worker is no worker of this run (None: it is): it did not start, or it
@@ -160,21 +184,19 @@ class WorkerRunner:
                 return f"ended before it was ready (exit status {code}; its output is above)"
             return f"was not ready within {min(FORK_START_S, self.startup_timeout_s):g} s"
         seen = self.env or _MACHINES.get(_machine_key(env))
-        if seen is not None and hello["env"] != seen:
-            differ = {k: (seen.get(k), hello["env"].get(k)) for k in {*seen, *hello["env"]}
-                      if seen.get(k) != hello["env"].get(k)}
-            return f"found {differ} (before -> forked)"
-        return None
+        differ = {k: (seen.get(k), hello["env"].get(k)) for k in MACHINE_FIELDS
+                  if seen is not None and seen.get(k) != hello["env"].get(k)}
+        return f"found {differ} (before -> forked)" if differ else None
 
-    def _from_zygote(self, socket_path: str, argv: list[str], env: dict[str, str]) -> int | None:
-        """The reply channel of a worker forked by the zygote at ``socket_path`` (the worker in
-        ``self.proc``), or None where that zygote gives none (gone, another Python, torch imported
+    def _from_zygote(self, socket_path: str, argv: list[str], env: dict[str, str],
+                     ) -> tuple[zygote.ZygoteWorker, int] | None:
+        """A worker forked by the zygote at ``socket_path`` and its reply channel, or None where
+        that zygote gives none (gone, another Python, torch imported
         under other settings): a new interpreter then, on a channel of its own, which a worker the
         zygote forked before failing cannot write to."""
         read_fd, write_fd = os.pipe()
         try:
-            self.proc = zygote.spawn(socket_path, argv, env, REPO_ROOT, self.log_path, write_fd)
-            return read_fd
+            return zygote.spawn(socket_path, argv, env, REPO_ROOT, self.log_path, write_fd), read_fd
         except OSError as exc:
             os.close(read_fd)
             with open(self.log_path, "a") as log:
@@ -184,12 +206,13 @@ class WorkerRunner:
             os.close(write_fd)
 
     def kill(self) -> None:
-        """End the worker now, from any thread, and start no other until ``start`` is called: a
-        thread waiting on its reply sees it end and returns; ``stop`` then closes the channel.
+        """End the worker now, from any thread, and start no other: a thread waiting on its reply,
+        or on its start, sees it end and raises RunnerStopping; ``stop`` then closes the channel.
         (``stop`` itself closes the channel a thread may still be reading, whose number a file
         opened next could take.)"""
-        self.closing = True
-        proc = self.proc
+        with self._lock:
+            self.closing = True
+            proc = self.proc
         if proc is not None and proc.returncode is None:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -259,6 +282,9 @@ class WorkerRunner:
         return reply
 
     def _failed(self, waited_s: float) -> dict[str, Any]:
+        if self.closing:  # killed by kill(): no verdict on the request (and no canary blamed)
+            self.stop()
+            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
         stage = self.stage
         if self._eof and self.proc is not None:
             try:  # the pipe closed: the process is exiting; let it, to read how

@@ -296,8 +296,10 @@ def refusal(request: dict[str, Any], started_with: dict[str, str], after_import:
 def _cuda_driver_loaded(maps_path: str = "/proc/self/maps") -> bool:
     """Whether the CUDA driver's library is mapped into this process (no CUDA call can have
     initialised it where it is not)."""
-    with open(maps_path) as maps:
-        return any(Path(line.split()[-1]).name.startswith("libcuda.so") for line in maps if len(line.split()) >= 6)
+    with open(maps_path) as maps:  # address, perms, offset, device, inode, then the path (if any)
+        paths = (fields[5].rstrip("\n").removesuffix(" (deleted)") for line in maps
+                 if len(fields := line.split(maxsplit=5)) == 6)
+        return any(Path(path).name.startswith("libcuda.so") for path in paths)
 
 
 def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[str], server: socket.socket,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from evaluators.pool import RunnerPool
@@ -141,3 +143,37 @@ def test_a_pool_stopped_mid_request_ends_it_and_starts_no_worker_for_the_ones_qu
     starts = [line for line in (tmp_path / "w.log").read_text().splitlines() if line.startswith("runner: worker")]
     assert len(starts) == 1, starts
     assert pool.runners[0].proc is None
+
+
+def test_a_runner_killed_while_its_worker_starts_raises_and_leaves_no_worker(tmp_path, monkeypatch):
+    # Ctrl-C while a worker is started (after a crash): the start ends at once, and the worker
+    # it started goes
+    import threading
+    import time
+
+    from evaluators.zygote import ENV, OFF
+
+    monkeypatch.setenv(ENV, OFF)  # a new interpreter: a start that takes seconds
+    r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=60)
+    raised: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            r.start()
+        except BaseException as exc:  # noqa: BLE001 - what the starting thread was left with
+            raised.append(exc)
+
+    thread = threading.Thread(target=start)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while r.proc is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    pid = r.proc.pid
+    r.kill()
+    thread.join(timeout=30)
+    assert not thread.is_alive() and len(raised) == 1 and isinstance(raised[0], RunnerStopping), raised
+    assert r.proc is None and "ready in" not in (tmp_path / "w.log").read_text()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # killed and reaped
+    with pytest.raises(RunnerStopping):
+        r.evaluate({"op": "anything"})  # and it starts no other

@@ -123,6 +123,7 @@ def test_a_worker_whose_reaper_is_killed_goes_too_and_is_taken_for_killed(tmp_pa
     r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
     try:
         r.start()
+        assert isinstance(r.proc, zygote.ZygoteWorker)  # its parent is the reaper, not this process
         worker = r.proc.pid
         os.kill(_parent_of(worker), 9)
         assert r.proc.wait(timeout=30) == -9
@@ -168,6 +169,9 @@ def test_the_driver_is_told_loaded_by_the_library_mapped_and_by_nothing_else(tmp
     assert not zygote._cuda_driver_loaded(str(maps))  # the runtime, or the name inside a folder's, is not it
     maps.write_text("\n".join([*lines, "7f30-7f40 r-xp 00000000 08:01 44 /usr/lib/x86_64-linux-gnu/libcuda.so.580.1"]))
     assert zygote._cuda_driver_loaded(str(maps))
+    # replaced on disk since (a driver upgraded under a running zygote): still mapped, still loaded
+    maps.write_text("\n".join([*lines, "7f30-7f40 r-xp 00000000 08:01 44 /usr/lib/libcuda.so.1 (deleted)"]))
+    assert zygote._cuda_driver_loaded(str(maps))
     assert not zygote._cuda_driver_loaded()  # this process has imported torch on a machine without a GPU
 
 
@@ -195,6 +199,15 @@ def test_a_worker_forked_from_a_zygote_with_a_broken_import_is_replaced_by_a_new
         assert "Traceback" in log, log
         assert "a worker forked by the zygote ended before it was ready (exit status 1" in log, log
         assert log.rstrip().endswith("(a new interpreter)"), log
+        # and no other runner asks it again (an audit's next row, a compile-ahead worker)
+        other = WorkerRunner(tmp_path / "k", tmp_path / "w2.log", device="cpu", timeout_s=120)
+        other.zygote = broken
+        try:
+            other.start()
+            assert isinstance(other.proc, subprocess.Popen) and not other.zygote_refused
+        finally:
+            other.stop()
+        assert "forked" not in (tmp_path / "w2.log").read_text()
     finally:
         r.stop()
         broken.stop()
@@ -208,29 +221,35 @@ def test_a_first_fork_is_held_to_what_a_new_interpreter_on_its_device_saw(tmp_pa
 
     r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
     key = runner_module._machine_key(r.worker_env())
-    seen = dict(runner_module._MACHINES.get(key) or {"device_kind": "cpu"}, host="another-host")
+    seen = dict(runner_module._MACHINES.get(key) or {"device_kind": "cpu"}, gpu="another GPU")
     monkeypatch.setitem(runner_module._MACHINES, key, seen)
     try:
-        assert r.start()["host"] != "another-host"
+        assert r.start()["gpu"] != "another GPU"
         assert isinstance(r.proc, subprocess.Popen) and r.zygote_refused
-        assert "'host': ('another-host'," in (tmp_path / "w.log").read_text()
+        assert "'gpu': ('another GPU'," in (tmp_path / "w.log").read_text()
     finally:
         r.stop()
 
 
 def test_a_forked_worker_that_finds_another_machine_is_replaced_by_a_new_interpreter(tmp_path, session_zygote):
-    # the worker before it found this host under another name: the fork disagrees, so it is no
-    # worker of this run (as one forked without a GPU beside workers that had one would be)
+    # the worker before it found another device: the fork disagrees, so it is no worker of this
+    # run (as one forked without a GPU beside workers that had one would be); a field that may
+    # differ between two starts on one machine (the driver's version, from a busy nvidia-smi) is
+    # no disagreement
     r = WorkerRunner(tmp_path / "k", tmp_path / "w.log", device="cpu", timeout_s=120)
     try:
         r.start()
         assert isinstance(r.proc, zygote.ZygoteWorker)
-        r.env = dict(r.env, host="another-host")
+        r.env = dict(r.env, driver="580.1", host="renamed")
         r.stop()
-        assert r.start()["host"] != "another-host"
+        r.start()
+        assert isinstance(r.proc, zygote.ZygoteWorker) and not r.zygote_refused
+        r.env = dict(r.env, device_kind="cuda")
+        r.stop()
+        assert r.start()["device_kind"] == "cpu"
         assert isinstance(r.proc, subprocess.Popen) and r.zygote_refused
         log = (tmp_path / "w.log").read_text()
-        assert "a worker forked by the zygote found {'host': ('another-host'," in log, log
+        assert "a worker forked by the zygote found {'device_kind': ('cuda', 'cpu')} (before -> forked)" in log, log
         r.stop()
         r.start()  # and every restart after it
         assert isinstance(r.proc, subprocess.Popen)
