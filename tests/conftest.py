@@ -91,7 +91,8 @@ def pytest_configure(config):
 
     folder = Path(tempfile.mkdtemp(prefix="kg-zygote-"))
     # as a CPU worker's environment has it (evaluators/runner.py): Triton imported to interpret
-    config.stash[_ZYGOTE] = Zygote(folder, env=dict(os.environ, TRITON_INTERPRET="1"))
+    # its folder goes with it, also when the session is killed (it then ends on its own)
+    config.stash[_ZYGOTE] = Zygote(folder, env=dict(os.environ, TRITON_INTERPRET="1"), remove_folder=True)
 
 
 def pytest_collection_finish(session):
