@@ -89,6 +89,12 @@ def test_a_compile_only_worker_refuses_to_start_without_a_gpu(tmp_path):
     with pytest.raises(RuntimeError, match="did not start"):
         r.start()
     assert "needs a CUDA GPU" in (tmp_path / "w.log").read_text()
+    # forked from the session's zygote, it failed as a new interpreter then did: the zygote is not
+    # to blame, and goes on forking workers
+    from evaluators import runner as runner_module
+    from evaluators.zygote import socket_named
+
+    assert socket_named(dict(os.environ)) not in runner_module._BROKEN_ZYGOTES
 
 
 def test_a_batch_goes_to_the_gpu_worker_in_the_order_its_builds_end(tmp_path, faulty_request):
