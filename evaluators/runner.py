@@ -45,6 +45,14 @@ def _machine_key(env: dict[str, str]) -> tuple[str | None, str | None]:
     return env.get("KG_DEVICE"), env.get("CUDA_VISIBLE_DEVICES")
 
 
+def _kill_group(proc) -> None:
+    """SIGKILL to a worker's process group (it leads one: a compiler it started goes too)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 class RunnerStopping(RuntimeError):
     """A request reached a runner that its pool is stopping (Ctrl-C, the end of the command)."""
 
@@ -101,7 +109,7 @@ class WorkerRunner:
     def start(self) -> dict[str, str]:
         t0 = time.monotonic()
         if self.closing:
-            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
+            raise self._stopping()
         env = self.worker_env()
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         # absolute: the worker runs in the repository, and a relative --out names a folder under
@@ -130,7 +138,8 @@ class WorkerRunner:
             min(FORK_START_S, self.startup_timeout_s) if forked else self.startup_timeout_s)
         if self.closing:  # killed while it started (Ctrl-C): no fault of the worker or the zygote
             self.stop()
-            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
+            raise self._stopping()
+        not_started = not hello or not hello.get("ready")
         if forked and (why := self._fork_refusal(hello, env)):
             self.stop()
             self.zygote_refused = True  # and for every restart after it: the recursion ends here
@@ -138,13 +147,13 @@ class WorkerRunner:
                 log.write(f"runner: a worker forked by the zygote {why}; this runner's workers start as new "
                           "interpreters from now on\n")
             started_env = self.start()
-            if not why.startswith("found"):
+            if not_started:
                 # a new interpreter started where the fork did not: the zygote is at fault, and no
                 # runner asks it again (a worker that fails either way, as a compile-ahead worker on
                 # a machine without a GPU, says nothing of the zygote)
                 _BROKEN_ZYGOTES.add(socket_path)
             return started_env
-        if not hello or not hello.get("ready"):
+        if not_started:
             self.stop()
             raise RuntimeError(f"the evaluation worker did not start; see {self.log_path}")
         if not forked:  # what a worker on this device sees, for the forks after it to match
@@ -159,15 +168,13 @@ class WorkerRunner:
         """The socket of the zygote to fork this start's worker from, or None for a new interpreter."""
         if self.zygote_refused or env.get(zygote.ENV) == zygote.OFF:
             return None
-        if self.zygote is not None and self.zygote.socket_path in _BROKEN_ZYGOTES:
-            return None
         if self.zygote is not None:
             # a new interpreter first on each device, to show what a fork there must see; then the
             # zygote, waited for while it imports (it started before, so it is ready before a new
             # interpreter started now would be)
-            if _machine_key(env) not in _MACHINES:
-                return None
-            return self.zygote.socket_path if self.zygote.ready() else None
+            usable = (self.zygote.socket_path not in _BROKEN_ZYGOTES and _machine_key(env) in _MACHINES
+                      and self.zygote.ready())
+            return self.zygote.socket_path if usable else None
         named = zygote.socket_named(env)
         return None if named in _BROKEN_ZYGOTES else named
 
@@ -191,9 +198,9 @@ class WorkerRunner:
     def _from_zygote(self, socket_path: str, argv: list[str], env: dict[str, str],
                      ) -> tuple[zygote.ZygoteWorker, int] | None:
         """A worker forked by the zygote at ``socket_path`` and its reply channel, or None where
-        that zygote gives none (gone, another Python, torch imported
-        under other settings): a new interpreter then, on a channel of its own, which a worker the
-        zygote forked before failing cannot write to."""
+        that zygote gives none (gone, another Python, torch imported under other settings): a new
+        interpreter then, on a channel of its own, which a worker the zygote forked before failing
+        cannot write to."""
         read_fd, write_fd = os.pipe()
         try:
             return zygote.spawn(socket_path, argv, env, REPO_ROOT, self.log_path, write_fd), read_fd
@@ -214,18 +221,12 @@ class WorkerRunner:
             self.closing = True
             proc = self.proc
         if proc is not None and proc.returncode is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+            _kill_group(proc)
 
     def stop(self) -> None:
         if self.proc is not None:
             if self.proc.poll() is None:
-                try:
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
+                _kill_group(self.proc)
             self.proc.wait()
             if self.proc.stdin:
                 self.proc.stdin.close()
@@ -247,12 +248,15 @@ class WorkerRunner:
         reply["device_index"] = self.device_index  # a restart keeps the GPU and the environment
         return reply
 
+    def _stopping(self) -> RunnerStopping:
+        return RunnerStopping(f"the worker runner is stopping{self._where()}")
+
     def _where(self) -> str:
         return f" (GPU {self.gpu_index})" if self.gpu_index is not None else ""
 
     def _send(self, request: dict[str, Any]) -> dict[str, Any]:
         if self.closing:  # the command is stopping (Ctrl-C): no new worker, no more requests
-            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
+            raise self._stopping()
         if self.proc is None or self.proc.poll() is not None:
             self.stop()
             self.start()
@@ -284,7 +288,7 @@ class WorkerRunner:
     def _failed(self, waited_s: float) -> dict[str, Any]:
         if self.closing:  # killed by kill(): no verdict on the request (and no canary blamed)
             self.stop()
-            raise RunnerStopping(f"the worker runner is stopping{self._where()}")
+            raise self._stopping()
         stage = self.stage
         if self._eof and self.proc is not None:
             try:  # the pipe closed: the process is exiting; let it, to read how

@@ -121,8 +121,7 @@ def pytest_sessionfinish(session):
         shutil.rmtree(prebuild.cache, ignore_errors=True)
     zygote = session.config.stash.get(_ZYGOTE, None)
     if zygote is not None:
-        zygote.stop()
-        shutil.rmtree(zygote.folder, ignore_errors=True)
+        zygote.stop()  # and its folder with it
 
 
 _NVCC_CACHE = pytest.StashKey[Path]()
