@@ -25,10 +25,11 @@ import torch
 
 from evaluators.bench import GraphTimer, WallTimer
 from evaluators.environment import fingerprint as environment
-from evaluators.guards import (Rejection, Witness, below_roofline, hidden_work,
-                               outputs_agree, static_check_triton)
+from evaluators.guards import Rejection, Witness, below_roofline, hidden_work, outputs_agree, static_check_triton
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.harness_state import HarnessState, untampered
+from evaluators.isolated_launcher import IsolatedEntry, LauncherTimeout
+from evaluators.isolated_launcher import wanted as wants_isolation
 from evaluators.problems import make_problem
 from evaluators.static_cuda import static_check_cubin, static_check_cuda
 from evaluators.status import Status
@@ -60,6 +61,7 @@ class Evaluator:
         self._rest_us: dict[tuple, Any] = {}  # the decode layer without attention, by shape: timed once
         self._layers: dict[tuple, Any] = {}   # the decode layer itself, by shape: made once
         self._guards: dict[str, Any] = {"static": True}  # the request's, set by evaluate
+        self._isolated: IsolatedEntry | None = None  # the evaluation's isolated launcher, ended with it
         # before any candidate runs, with the module the e2e stage imports when first asked for
         import evaluators.decode_layer  # noqa: F401
         self._state = HarnessState()
@@ -83,7 +85,8 @@ class Evaluator:
                     static_check_cuda(req["source"])
             # Loading is compiling for CUDA (nvcc) and importing for Triton: one stage either way.
             fn = self._stage(result, "compile", lambda: self._load(req, result))
-            if req.get("language") == "triton" and not req.get("builtin") and guards.get("torch_compute", True):
+            if (req.get("language") == "triton" and not req.get("builtin") and guards.get("torch_compute", True)
+                    and self._isolated is None):  # an isolated launcher's PyTorch calls are watched where they run
                 fn = kernel_language_only(fn)  # the launcher's own PyTorch calls may not compute
             if req.get("language") == "triton" and not req.get("builtin"):
                 self._state.hold({"the problem": problem, "the evaluator": self})
@@ -107,6 +110,10 @@ class Evaluator:
             result.update(status=failure.status.value, stage=failure.stage, error=str(failure)[:4000])
         except Rejection as rejection:
             result.update(status=rejection.status.value, stage=rejection.guard, error=str(rejection)[:4000])
+        finally:
+            if self._isolated is not None:
+                self._isolated.close()
+                self._isolated = None
         return result
 
     def _stage(self, result: dict, name: str, body: Callable[[], Any], clock: str | None = None) -> Any:
@@ -128,6 +135,8 @@ class Evaluator:
         text = str(exc).lower()
         if is_compile_failure(exc):
             return Status.COMPILE_ERROR
+        if isinstance(exc, LauncherTimeout):
+            return Status.TIMEOUT
         if (isinstance(exc, torch.OutOfMemoryError) or "out of memory" in text
                 or "not enough memory" in text or "can't allocate memory" in text):
             return Status.OUT_OF_MEMORY
@@ -155,6 +164,9 @@ class Evaluator:
         if req["language"] != "triton":
             raise StageFailure(Status.COMPILE_ERROR, "compile", f"language {req['language']!r} has no runner")
         try:
+            if wants_isolation(self._guards):
+                self._isolated = IsolatedEntry(req["source"], req["entry"], self.workdir, self.device)
+                return self._isolated
             return load_entry(req["source"], req["entry"], self.workdir)
         except CompileError as exc:
             raise StageFailure(Status.COMPILE_ERROR, "compile", str(exc)) from exc

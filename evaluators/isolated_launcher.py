@@ -1,0 +1,176 @@
+"""A Triton candidate's entry whose Python runs in a process of its own (launcher isolation).
+
+Without it a candidate's launcher is Python in the worker's process, beside the code that checks
+and times it, and only guards that watch what it does (evaluators/guards.py, torch_ops_guard.py,
+harness_state.py) stand between it and the harness. With it the launcher runs in
+``evaluators.launch_recorder`` on fake tensors, once per signature of a call, and its trace
+(evaluators/launch_trace.py: allocations, views, fills, kernel launches) is checked here and
+replayed on the real tensors, with the kernels compiled here from the module cut down to its
+``@jit`` functions and literal constants (evaluators/triton_kernels.py). No line of the candidate's
+host code runs in this process, so it cannot read or rebind the harness, keep an answer between
+calls, count the calls it is given or tell a timed call from a checked one: the same signature
+gets the same launches. Under the interpreter (no GPU) the kernels' bodies are Python run here;
+on a GPU they are compiled by Triton.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from evaluators.launch_trace import TraceError, encode, parse, replay
+from evaluators.rejection import Rejection
+from evaluators.status import Status
+from evaluators.triton_backend import CompileError, load_entry
+from evaluators.triton_kernels import KernelSourceError, kernels_only
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+ENV = "KG_ISOLATE_LAUNCHER"  # "1": a Triton candidate's launcher runs in a process of its own
+READY_S = 120.0   # the recorder's start: an interpreter, torch, Triton and the candidate's module
+RECORD_S = 30.0   # one recording: the launcher's Python on fake tensors, milliseconds when honest
+
+
+class LauncherTimeout(Exception):
+    """The isolated launcher did not answer in time (a loop in the candidate's host code)."""
+
+
+class LauncherError(RuntimeError):
+    """The candidate's launcher raised, or did what an isolated launcher cannot (its message)."""
+
+
+def wanted(guards: dict[str, Any]) -> bool:
+    """Whether a request's evaluation isolates its launcher: its ``isolate_launcher`` guard, else
+    the worker's environment."""
+    if "isolate_launcher" in guards:
+        return bool(guards["isolate_launcher"])
+    return os.environ.get(ENV, "") == "1"
+
+
+class IsolatedEntry:
+    """Called as the candidate's entry would be; ``close`` ends its process."""
+
+    def __init__(self, source: str, entry: str, workdir: Path, device: torch.device):
+        try:
+            kernel_source, names = kernels_only(source)
+        except KernelSourceError as exc:
+            raise CompileError(str(exc)) from None
+        self.device = device
+        # the kernels, from a module of their own (a file: Triton reads a kernel's source from it)
+        table = ", ".join(f"{n!r}: {n}" for n in names)
+        anchor = load_entry(f"{kernel_source}\n\ndef _kernels():\n    return {{{table}}}\n", "_kernels", workdir)
+        self.kernels: dict[str, Any] = anchor()
+        self._traces: dict[tuple, list] = {}
+        read_fd, write_fd = os.pipe()
+        env = {**os.environ, "KG_RESPONSE_FD": str(write_fd), "KG_PARENT_PID": str(os.getpid()),
+               "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
+        env.pop(ENV, None)
+        if device.type == "cuda":
+            env["CUDA_VISIBLE_DEVICES"] = ""  # the candidate's process never sees the GPU
+        else:
+            env["TRITON_INTERPRET"] = "1"
+        try:
+            self._proc = subprocess.Popen([sys.executable, "-m", "evaluators.launch_recorder"], stdin=subprocess.PIPE,
+                                          stdout=2, stderr=2, env=env,  # the worker's log
+                                          cwd=REPO_ROOT, pass_fds=(write_fd,), start_new_session=True)
+        finally:
+            os.close(write_fd)
+        self._replies = os.fdopen(read_fd, "rb")
+        self._send({"source": source, "entry": entry, "workdir": str(workdir), "device": device.type,
+                    "properties": _properties(device)})
+        ready = self._receive(READY_S, "started")
+        if not ready.get("ready"):
+            self.close()
+            raise CompileError(f"in the isolated launcher: {ready.get('error', ready)}"[:2000])
+
+    def __call__(self, *args: Any) -> None:
+        key = _signature(args)
+        if key not in self._traces:
+            self._traces[key] = self._record(args)
+        replay(self._traces[key], args, self.kernels, self.device)
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)  # its group: whatever the candidate started there too
+            except ProcessLookupError:
+                pass
+        self._proc.wait()
+        self._replies.close()
+        if self._proc.stdin:
+            self._proc.stdin.close()
+
+    def _record(self, args: tuple) -> list:
+        self._send({"args": _describe(args)})
+        reply = self._receive(RECORD_S, "recorded a call")
+        if "trace" in reply:
+            try:
+                return parse(reply["trace"], len(args), set(self.kernels))
+            except TraceError as exc:
+                raise LauncherError(f"the isolated launcher's trace was refused: {exc}") from None
+        if reply.get("rejected") == "torch_compute":
+            raise Rejection(Status.REJECTED_TORCH_COMPUTE, "torch_compute", str(reply.get("reason", ""))[:2000])
+        if isinstance(reply.get("error"), str):
+            raise LauncherError(f"in the isolated launcher: {reply['error'][:2000]}")
+        raise LauncherError(f"the isolated launcher answered what its protocol does not have: "
+                            f"{json.dumps(reply)[:200]}")
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        try:
+            self._proc.stdin.write((json.dumps(obj) + "\n").encode())
+            self._proc.stdin.flush()
+        except BrokenPipeError:
+            pass  # it ended: _receive says how
+
+    def _receive(self, timeout_s: float, what: str) -> dict[str, Any]:
+        if not select.select([self._replies], [], [], timeout_s)[0]:
+            self.close()
+            raise LauncherTimeout(f"the isolated launcher had not {what} after {timeout_s:.0f} s")
+        line = self._replies.readline(1 << 24)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            code = self._proc.poll()
+            raise LauncherError("the isolated launcher's process " + (
+                f"ended (exit status {code})" if code is not None and not line else f"wrote {line[:200]!r}"))
+        return reply
+
+
+def _describe(args: tuple) -> list:
+    """The call's arguments as the recorder makes them again: tensors by dtype, shape, strides and
+    byte offset in a storage shared with the arguments that share it here; the rest by value."""
+    storages: dict[int, int] = {}
+    out = []
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            storage = a.untyped_storage()
+            index = storages.setdefault(storage.data_ptr(), len(storages))
+            out.append({"tensor": {"storage": index, "storage_bytes": storage.nbytes(),
+                                   "offset": a.storage_offset() * a.element_size(),
+                                   "dtype": str(a.dtype).removeprefix("torch."),
+                                   "shape": list(a.shape), "stride": list(a.stride())}})
+        else:
+            out.append(encode(a, lambda t: 0))
+    return out
+
+
+def _signature(args: tuple) -> tuple:
+    described = _describe(args)
+    return tuple(json.dumps(d, sort_keys=True) for d in described)
+
+
+def _properties(device: torch.device) -> dict[str, Any]:
+    if device.type != "cuda":
+        return {}
+    props = torch.cuda.get_device_properties(device)
+    return {name: getattr(props, name) for name in dir(props)
+            if not name.startswith("_") and isinstance(getattr(props, name, None), (int, float, str, bool))}

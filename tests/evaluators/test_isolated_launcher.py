@@ -1,0 +1,182 @@
+"""Launcher isolation (evaluators/isolated_launcher.py): a Triton candidate's host code runs in a
+process of its own, on fake tensors, and the checker replays its trace. Through the real worker
+under the interpreter: honest kernels pass, the cheats that lived in the launcher's Python come
+to nothing or to their own verdict, and a trace is taken on no trust."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from engine.template import load_template
+from evaluators import isolated_launcher
+from evaluators.isolated_launcher import IsolatedEntry, LauncherTimeout
+from evaluators.launch_trace import TraceError, encode, parse
+from evaluators.triton_kernels import kernels_only
+
+REPO = Path(__file__).resolve().parents[2]
+ISOLATED = {"isolate_launcher": True}
+
+
+@pytest.fixture(scope="module")
+def runner(module_worker):
+    return module_worker("cpu", timeout_s=120)
+
+
+def test_the_triton_template_passes_isolated_with_its_splits_merged_by_a_counter(runner):
+    """Auto splits with the fused combine: the launcher allocates the partials, zeroes the arrival
+    counters (torch.zeros, replayed here) and asks for the SM count (its CPU branch)."""
+    template = load_template(REPO / "templates" / "sparse_mla.triton.j2")
+    space = template.load_space()
+    params = {**space.default_params(), "NUM_SPLITS": "auto", "COMBINE": "fused"}
+    assert space.is_valid(params), space.violations(params)
+    result = runner.evaluate(template.request(template.render(params), params, seed=5, bench=False, guards=ISOLATED))
+    assert result["status"] == "ok", result["error"]
+    assert result["verify"] and all(v["out_rel_l2"] < 0.02 for v in result["verify"])
+
+
+# fault: (status, stage, words) isolated, with the static guard off so that the launcher runs
+CHEATS = {
+    "none": ("ok", None, ""),
+    "half_heads": ("incorrect", "verify", "NaN (unwritten"),
+    "input_mutation": ("rejected_input_mutation", "input_mutation", "wrote to its inputs"),  # zero_ is replayed
+    "torch_compute": ("rejected_torch_compute", "torch_compute", "computed with PyTorch (aten."),
+    "hidden_torch": ("rejected_torch_compute", "torch_compute", "computed with PyTorch (aten."),
+    # the harness it would rebind is in another process: its own copy changes, the checker's does not
+    "patch_checker": ("runtime_error", "compile", "KeyError: 'evaluators.sparse_mla'"),
+    "code_swap": ("incorrect", "verify", "NaN (unwritten"),
+    "instance_patch": ("runtime_error", "compile", "no attribute 'f_locals'"),
+    "tensor_patch": ("ok", None, ""),
+    # the reply it forges lands on the recorder's channel, as an answer of no known form
+    "forged_reply": ("runtime_error", "compile", "protocol does not have"),
+    "python_host": ("runtime_error", "compile", "sees shapes, not values"),
+    # one trace a signature: a launcher cannot count its calls or keep an answer between them
+    "stop_after_verify": ("ok", None, ""),
+    "nondeterministic": ("ok", None, ""),
+    "cached_copy": ("runtime_error", "verify", "a module-level tensor?"),
+    "late_write": ("ok", None, ""),  # its thread writes a fake tensor in its own process
+}
+
+
+@pytest.mark.parametrize("fault", sorted(CHEATS))
+def test_each_cheat_of_the_launcher_comes_to_nothing_or_to_its_verdict(runner, faulty_request, fault):
+    status, stage, words = CHEATS[fault]
+    bench = fault in ("none", "stop_after_verify", "late_write")
+    result = runner.evaluate(faulty_request(fault, bench=bench, guards={"static": False, **ISOLATED}))
+    assert (result["status"], result["stage"]) == (status, stage), result["error"]
+    assert words in (result["error"] or "")
+
+
+def test_the_environment_turns_isolation_on_and_a_request_overrides_it(monkeypatch):
+    monkeypatch.setenv(isolated_launcher.ENV, "1")
+    assert isolated_launcher.wanted({}) and not isolated_launcher.wanted({"isolate_launcher": False})
+    monkeypatch.delenv(isolated_launcher.ENV)
+    assert not isolated_launcher.wanted({}) and isolated_launcher.wanted(ISOLATED)
+
+
+def _small_args(batch: int = 1, heads: int = 16, topk: int = 64):
+    gen = torch.Generator().manual_seed(0)
+    q = torch.randn(batch, heads, 576, generator=gen).to(torch.bfloat16)
+    cache = torch.randn(1, 64, 576, generator=gen).to(torch.bfloat16)
+    indices = torch.randint(0, 64, (batch, topk), generator=gen, dtype=torch.int32)
+    out = torch.full((batch, heads, 512), float("nan"), dtype=torch.bfloat16)
+    lse = torch.full((batch, heads), float("nan"))
+    return q, cache, indices, 0.04, out, lse
+
+
+def test_a_launcher_that_hangs_is_a_timeout_and_its_process_is_gone(tmp_path, faulty_request, monkeypatch):
+    monkeypatch.setattr(isolated_launcher, "RECORD_S", 3.0)
+    # slow_compile's launcher loops in its first call: no kernel of it runs in this process
+    entry = IsolatedEntry(faulty_request("slow_compile")["source"], "sparse_mla_decode", tmp_path, torch.device("cpu"))
+    try:
+        with pytest.raises(LauncherTimeout, match="had not recorded a call after 3 s"):
+            entry(*_small_args())
+        assert entry._proc.poll() is not None  # killed, its group with it
+    finally:
+        entry.close()
+
+
+def test_no_recorder_outlives_its_evaluation(runner, faulty_request):
+    for fault in ("none", "torch_compute", "python_host"):  # passed, rejected, failed
+        runner.evaluate(faulty_request(fault, guards={"static": False, **ISOLATED}))
+        assert _children(runner.proc.pid) == [], fault
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of the processes whose parent is ``pid`` (a recorder is its worker's child)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+# -- a trace is data from the candidate's process: every field is checked -------------------------
+KERNELS = {"_kernel"}
+
+
+@pytest.mark.parametrize("trace, words", [
+    ([{"op": "aten.mm.default", "args": [{"t": 0}, {"t": 1}], "out": [2]}], "not an operator a launcher may issue"),
+    ([{"op": "aten.empty.memory_format", "args": [{"seq": [4]}], "out": [2]},
+      {"launch": "_reference", "grid": [1], "args": [{"t": 2}]}], "not a module-level @jit kernel"),
+    ([{"launch": "_kernel", "grid": [1], "args": [{"t": 7}]}], "neither an argument of the call nor made"),
+    ([{"launch": "_kernel", "grid": [1, 2, 3, 4], "args": []}], "one to three non-negative ints"),
+    ([{"launch": "_kernel", "grid": [-1], "args": []}], "one to three non-negative ints"),
+    ([{"launch": "_kernel", "grid": [1], "args": [{"pickle": "..."}]}], "unknown kind"),
+    ([{"launch": "_kernel", "grid": [1], "args": [{"dtype": "Tensor"}]}], "not a torch dtype"),
+    ([{"exec": "import os"}], "neither an op nor a launch"),
+    ({"launch": "_kernel"}, "a list of at most"),
+])
+def test_a_trace_that_asks_for_more_than_a_launcher_may_is_refused(trace, words):
+    with pytest.raises(TraceError, match=words):
+        parse(trace, 2, KERNELS)
+
+
+def test_a_well_formed_trace_is_accepted_and_its_values_round_trip():
+    ids = {}
+    t = torch.empty(3)
+    steps = parse([{"op": "aten.zeros.default", "args": [encode([2, 3], ids.get)],
+                    "kwargs": {"dtype": encode(torch.int32, ids.get), "device": encode(torch.device("cpu"), ids.get)},
+                    "out": [2]},
+                   {"launch": "_kernel", "grid": [2, 1], "args": [{"t": 0}, {"t": 2}, encode(float("nan"), ids.get)],
+                    "kwargs": {"BH": 16}}], 2, KERNELS)
+    assert [s.kernel for s in steps] == [None, "_kernel"] and steps[1].grid == (2, 1)
+    with pytest.raises(TraceError, match="cannot hand on"):
+        encode(object(), ids.get)
+    assert encode(t, lambda x: 5) == {"t": 5}
+
+
+def test_the_kernels_module_keeps_the_kernels_and_their_constants_and_drops_the_host_code():
+    source = '''
+import os
+import torch
+import triton
+import triton.language as tl
+from triton.experimental.gluon import language as gl
+BH = 16
+BK = BH * 4
+SCALE = tl.constexpr(0.5)
+TABLE = torch.arange(4)
+PATH = os.getcwd()
+
+@triton.heuristics({"EVEN": lambda args: args["n"] % 2 == 0})
+@triton.jit
+def _kernel(x_ptr, n, EVEN: tl.constexpr):
+    pass
+
+def launcher(x):
+    _kernel[(1,)](x, 4)
+'''
+    cut, names = kernels_only(source)
+    assert names == ["_kernel"]
+    for kept in ("import triton", "import triton.language as tl", "from triton.experimental.gluon import language",
+                 "BH = 16", "BK = BH * 4", "SCALE = tl.constexpr(0.5)", "@triton.jit", "def _kernel("):
+        assert kept in cut, kept
+    for dropped in ("import os", "import torch", "TABLE", "PATH", "heuristics", "def launcher"):
+        assert dropped not in cut, dropped
