@@ -62,7 +62,7 @@ def main() -> None:
 
 
 def record(entry, descriptors: list, device: str, module_file: str) -> dict[str, Any]:
-    with FakeTensorMode():
+    with _FakeTensors():
         args = _fake_args(descriptors, torch.device(device, 0) if device == "cuda" else torch.device(device))
         recording = _Recording(args, module_file)
         _ACTIVE[0] = recording
@@ -90,6 +90,15 @@ def record(entry, descriptors: list, device: str, module_file: str) -> dict[str,
     return {"trace": recording.steps}
 
 
+class _FakeTensors(FakeTensorMode):
+    """Fake tensors that never reach for a device: torch.cuda.is_available() answers True here
+    (``_answer_device_queries``), which would have the mode make some tensors on the GPU."""
+
+    @property
+    def avoid_device_init(self) -> bool:
+        return True
+
+
 def _fake_args(descriptors: list, device) -> list:
     """The call's arguments: a fake tensor for each tensor (its storage shared with the others
     that share it in the checker, at the same byte offset), the scalars as they are."""
@@ -103,9 +112,8 @@ def _fake_args(descriptors: list, device) -> list:
         if t["storage"] not in storages:
             storages[t["storage"]] = torch.empty(t["storage_bytes"], dtype=torch.uint8, device=device).untyped_storage()
         dtype = getattr(torch, t["dtype"])
-        item = torch.empty((), dtype=dtype).element_size()
         args.append(torch.empty(0, dtype=dtype, device=device).set_(
-            storages[t["storage"]], t["offset"] // item, t["shape"], t["stride"]))
+            storages[t["storage"]], t["offset"] // dtype.itemsize, t["shape"], t["stride"]))
     return args
 
 
