@@ -165,7 +165,7 @@ class Evaluator:
             raise StageFailure(Status.COMPILE_ERROR, "compile", f"language {req['language']!r} has no runner")
         try:
             if wants_isolation(self._guards):
-                self._isolated = IsolatedEntry(req["source"], req["entry"], self.workdir, self.device)
+                self._isolated = IsolatedEntry(req["source"], req["entry"], self.device)
                 return self._isolated
             return load_entry(req["source"], req["entry"], self.workdir)
         except CompileError as exc:

@@ -21,6 +21,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,15 @@ import torch
 from evaluators.launch_trace import TraceError, encode, parse, replay
 from evaluators.rejection import Rejection
 from evaluators.status import Status
-from evaluators.triton_backend import CompileError, load_entry
+from evaluators.triton_backend import CompileError
 from evaluators.triton_kernels import KernelSourceError, kernels_only
+from evaluators.triton_kernels import load as load_kernels
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENV = "KG_ISOLATE_LAUNCHER"  # "1": a Triton candidate's launcher runs in a process of its own
 READY_S = 120.0   # the recorder's start: an interpreter, torch, Triton and the candidate's module
 RECORD_S = 30.0   # one recording: the launcher's Python on fake tensors, milliseconds when honest
+MAX_REPLY = 1 << 24  # bytes of one answer: a trace of MAX_STEPS steps is a few hundred kilobytes
 
 
 class LauncherTimeout(Exception):
@@ -57,17 +60,20 @@ def wanted(guards: dict[str, Any]) -> bool:
 class IsolatedEntry:
     """Called as the candidate's entry would be; ``close`` ends its process."""
 
-    def __init__(self, source: str, entry: str, workdir: Path, device: torch.device):
+    def __init__(self, source: str, entry: str, device: torch.device):
         try:
             kernel_source, names = kernels_only(source)
         except KernelSourceError as exc:
             raise CompileError(str(exc)) from None
         self.device = device
-        # the kernels, from a module of their own (a file: Triton reads a kernel's source from it)
-        table = ", ".join(f"{n!r}: {n}" for n in names)
-        anchor = load_entry(f"{kernel_source}\n\ndef _kernels():\n    return {{{table}}}\n", "_kernels", workdir)
-        self.kernels: dict[str, Any] = anchor()
+        try:
+            module = load_kernels(kernel_source)
+        except Exception as exc:  # a name the rebuilt module lacks, Triton refusing a decorator
+            raise CompileError(f"the template's kernels, rebuilt for launcher isolation: {type(exc).__name__}: {exc}"
+                               ) from None
+        self.kernels: dict[str, Any] = {n: getattr(module, n) for n in names}
         self._traces: dict[tuple, list] = {}
+        _not_dumpable()
         read_fd, write_fd = os.pipe()
         env = {**os.environ, "KG_RESPONSE_FD": str(write_fd), "KG_PARENT_PID": str(os.getpid()),
                "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
@@ -82,8 +88,10 @@ class IsolatedEntry:
                                           cwd=REPO_ROOT, pass_fds=(write_fd,), start_new_session=True)
         finally:
             os.close(write_fd)
-        self._replies = os.fdopen(read_fd, "rb")
-        self._send({"source": source, "entry": entry, "workdir": str(workdir), "device": device.type,
+        self._replies = os.fdopen(read_fd, "rb", buffering=0)
+        self._pending = b""  # what the recorder wrote past the line last read
+        self._closed = False
+        self._send({"source": source, "entry": entry, "device": device.type,
                     "properties": _properties(device)})
         ready = self._receive(READY_S, "started")
         if not ready.get("ready"):
@@ -97,11 +105,14 @@ class IsolatedEntry:
         replay(self._traces[key], args, self.kernels, self.device)
 
     def close(self) -> None:
-        if self._proc.poll() is None:
-            try:
-                os.killpg(self._proc.pid, signal.SIGKILL)  # its group: whatever the candidate started there too
-            except ProcessLookupError:
-                pass
+        if self._closed:
+            return  # once: its pid, reaped below, may be another process's by now
+        self._closed = True
+        try:
+            # its group, even where it has ended itself: whatever the candidate started there too
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         self._proc.wait()
         self._replies.close()
         if self._proc.stdin:
@@ -112,7 +123,8 @@ class IsolatedEntry:
         reply = self._receive(RECORD_S, "recorded a call")
         if "trace" in reply:
             try:
-                return parse(reply["trace"], len(args), set(self.kernels))
+                return parse(reply["trace"], {i for i, a in enumerate(args) if isinstance(a, torch.Tensor)},
+                             set(self.kernels))
             except TraceError as exc:
                 raise LauncherError(f"the isolated launcher's trace was refused: {exc}") from None
         if reply.get("rejected") == "torch_compute":
@@ -130,19 +142,47 @@ class IsolatedEntry:
             pass  # it ended: _receive says how
 
     def _receive(self, timeout_s: float, what: str) -> dict[str, Any]:
-        if not select.select([self._replies], [], [], timeout_s)[0]:
-            self.close()
-            raise LauncherTimeout(f"the isolated launcher had not {what} after {timeout_s:.0f} s")
-        line = self._replies.readline(1 << 24)
+        """One line from the recorder, within ``timeout_s`` for the whole line: a recorder that
+        writes half a line and stops is a timeout too."""
+        deadline = time.monotonic() + timeout_s
+        line = self._pending
+        while b"\n" not in line:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._replies], [], [], left)[0]:
+                self.close()
+                raise LauncherTimeout(f"the isolated launcher had not {what} after {timeout_s:.0f} s")
+            chunk = os.read(self._replies.fileno(), 1 << 16)
+            if not chunk:
+                break
+            line += chunk
+            if len(line) > MAX_REPLY:
+                self.close()
+                raise LauncherError(f"the isolated launcher's answer ran past {MAX_REPLY} bytes")
+        line, _, self._pending = line.partition(b"\n")
         try:
             reply = json.loads(line)
         except ValueError:
             reply = None
         if not isinstance(reply, dict):
-            code = self._proc.poll()
-            raise LauncherError("the isolated launcher's process " + (
-                f"ended (exit status {code})" if code is not None and not line else f"wrote {line[:200]!r}"))
+            if not line and not self._pending:
+                try:
+                    code = self._proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    code = "none yet: it closed its channel"
+                raise LauncherError(f"the isolated launcher's process ended (exit status {code})")
+            raise LauncherError(f"the isolated launcher's process wrote {line[:200]!r}")
         return reply
+
+
+def _not_dumpable() -> None:
+    """This process no longer dumpable: a process without CAP_SYS_PTRACE (the recorder) may then
+    neither trace it nor read or write its memory through /proc, even as the same user."""
+    import ctypes
+
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+_PR_SET_DUMPABLE = 4
 
 
 def _describe(args: tuple) -> list:

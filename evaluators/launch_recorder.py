@@ -9,7 +9,7 @@ here: the process sees no GPU (the launcher's questions about the device are ans
 checker's), and a launch is written down, not made. What the launcher computes with PyTorch
 (anything but allocating, viewing, copying and filling) is refused, as in the worker's own watch.
 
-Protocol: the first line on stdin is the set-up (source, entry, workdir, device, the device's
+Protocol: the first line on stdin is the set-up (source, entry, device, the device's
 properties); then one request per line, ``{"args": [...]}``. One JSON reply per line on the fd
 named by KG_RESPONSE_FD: ``{"ready": true}`` after the import, then per request ``{"trace": [...]}``,
 ``{"rejected": "torch_compute", "reason": ...}`` or ``{"error": ...}``.
@@ -17,12 +17,12 @@ named by KG_RESPONSE_FD: ``{"ready": true}`` after the import, then per request 
 
 from __future__ import annotations
 
-import inspect
+import ctypes
 import json
 import os
+import stat
 import sys
 import types
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -43,19 +43,29 @@ def main() -> None:
 
     _end_with_the_driver(int(os.environ.get("KG_PARENT_PID", "0")))
     setup = json.loads(sys.stdin.readline())
-    from evaluators.triton_backend import CompileError, load_entry, patch_interpreter_bf16_dot
+    from evaluators.triton_backend import patch_interpreter_bf16_dot
+    from evaluators.triton_kernels import load
 
     if setup["device"] == "cuda":
         _answer_device_queries(setup["properties"])
     else:
         patch_interpreter_bf16_dot()
     _record_launches()
+    _warm(setup["device"])
     try:
-        entry = load_entry(setup["source"], setup["entry"], Path(setup["workdir"]))
-    except CompileError as exc:
-        _reply(replies, {"error": str(exc)})
+        print(f"launch recorder {os.getpid()}: confined {_confine()}", file=sys.stderr)
+    except OSError as exc:
+        _reply(replies, {"error": f"could not confine the launcher's process: {exc}"})
         return
-    module_file = inspect.getsourcefile(entry) or ""
+    try:
+        entry = getattr(load(setup["source"], "candidate"), setup["entry"])
+    except Exception as exc:
+        _reply(replies, {"error": f"{type(exc).__name__}: {exc}"})
+        return
+    if not callable(entry):
+        _reply(replies, {"error": f"the module's {setup['entry']!r} is not a function"})
+        return
+    module_file = entry.__code__.co_filename if hasattr(entry, "__code__") else ""
     _reply(replies, {"ready": True})
     for line in sys.stdin:
         _reply(replies, record(entry, json.loads(line)["args"], setup["device"], module_file))
@@ -205,6 +215,78 @@ def _record_launches() -> None:
     JITFunction.run = run
     InterpretedFunction.run = run
     Autotuner.run = autotune
+
+
+def _confine() -> str:
+    """Before the candidate's first line: no way back to more privilege (no set-user-id program, no
+    file capability) and, where this runs as root, the unprivileged user instead: a process that may
+    not trace, read or write the memory of the worker, the driver or any other of root's processes,
+    nor write their files (Triton's cache, whose compiled launchers the worker loads). Where Python,
+    torch, Triton or this repository cannot be read by other users, it stays root with no
+    capability (so no tracing of the worker, which is not dumpable); where it does not run as root,
+    the processes it could reach are its user's, and the kernel's ptrace scope (Yama, 1 on most
+    distributions) keeps it off them. Returns how it is confined, for the log."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if os.geteuid() != 0:
+        how = f"as user {os.geteuid()}"
+    elif (unreadable := _unreadable_by_others()) is None:
+        os.setgroups([])
+        os.setgid(NOBODY)
+        os.setuid(NOBODY)  # from root to another user: every capability goes with it
+        how = f"as user {NOBODY}"
+    else:
+        _drop_capabilities(libc)
+        how = f"as root with no capability ({unreadable} cannot be read by other users)"
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    return how
+
+
+NOBODY = 65534
+_PR_SET_NO_NEW_PRIVS = 38
+_SYS_CAPSET = {"x86_64": 126, "aarch64": 91}
+_CAPABILITY_VERSION_3 = 0x20080522
+
+
+def _drop_capabilities(libc) -> None:
+    machine = os.uname().machine
+    if machine not in _SYS_CAPSET:
+        raise OSError(f"no capset syscall number known for {machine}")
+    header = (ctypes.c_uint32 * 2)(_CAPABILITY_VERSION_3, 0)
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: twice 32 bits, all cleared
+    if libc.syscall(_SYS_CAPSET[machine], header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def _unreadable_by_others() -> str | None:
+    """The first folder of those this process imports from that another user cannot read, or None."""
+    import triton
+
+    for folder in (os.path.dirname(os.__file__), os.path.dirname(torch.__file__), os.path.dirname(triton.__file__),
+                   os.path.dirname(os.path.dirname(os.path.abspath(__file__)))):
+        path = os.path.realpath(folder)
+        parts = path.split(os.sep)
+        for i in range(2, len(parts) + 1):
+            mode = os.stat(os.sep.join(parts[:i]) or os.sep).st_mode
+            if not mode & stat.S_IXOTH or (i == len(parts) and not mode & stat.S_IROTH):
+                return os.sep.join(parts[:i])
+    return None
+
+
+def _warm(device: str) -> None:
+    """What torch imports the first time fake tensors are made and viewed, imported now: once this
+    process is another user, the folders it would import them from may be closed to it."""
+    dev = torch.device(device, 0) if device == "cuda" else torch.device(device)
+    with _FakeTensors():
+        raw = torch.empty(64, dtype=torch.uint8, device=dev)
+        t = torch.empty(0, dtype=torch.bfloat16, device=dev).set_(raw.untyped_storage(), 0, (2, 4), (4, 1))
+        views = [t.view(-1), t[0], t[:, 1:], t.reshape(4, 2), t.transpose(0, 1), t.as_strided((2,), (1,), 1),
+                 t.unsqueeze(0).expand(2, 2, 4), t.view(torch.int16), t.flatten()]
+        made = [torch.zeros(3, device=dev, dtype=torch.int32), torch.full((2,), 1.0, device=dev),
+                torch.empty_like(t), t.clone(), t.contiguous(), t.to(torch.float32), torch.arange(4, device=dev)]
+        t.fill_(0.0)
+        t.copy_(views[3].reshape(2, 4))
+        del views, made
 
 
 def _answer_device_queries(properties: dict[str, Any]) -> None:

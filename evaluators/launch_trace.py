@@ -62,10 +62,12 @@ class Step:
     out: list[int]
 
 
-def parse(trace: Any, n_args: int, kernels: set[str]) -> list[Step]:
+def parse(trace: Any, tensor_args: set[int], kernels: set[str]) -> list[Step]:
+    """The steps of ``trace``, each field checked; ``tensor_args``: the positions of the call's
+    tensors (the ids a trace may use before a step has made one)."""
     if not isinstance(trace, list) or len(trace) > MAX_STEPS:
         raise TraceError(f"a trace is a list of at most {MAX_STEPS} steps")
-    known = set(range(n_args))
+    known = set(tensor_args)
     steps = []
     for i, raw in enumerate(trace):
         where = f"step {i}"
@@ -116,10 +118,13 @@ def _operator(name: Any, where: str) -> Any:
     if len(parts) != 3 or parts[0] != "aten" or parts[1] not in REPLAYED_OPS:
         raise TraceError(f"{where}: {name!r:.80} is not an operator a launcher may issue "
                          f"(it may only allocate, view, copy and fill tensors)")
-    try:
-        return getattr(getattr(torch.ops.aten, parts[1]), parts[2])
-    except AttributeError:
-        raise TraceError(f"{where}: this torch has no operator {name}") from None
+    packet = getattr(torch.ops.aten, parts[1])
+    if parts[2] not in packet.overloads():  # an overload by name, never another attribute of the packet
+        raise TraceError(f"{where}: this torch has no operator {name!r:.80}")
+    op = getattr(packet, parts[2])
+    if not isinstance(op, torch._ops.OpOverload):
+        raise TraceError(f"{where}: {name!r:.80} is not an operator")
+    return op
 
 
 def _check_value(v: Any, known: set[int], where: str) -> None:

@@ -5,6 +5,7 @@ to nothing or to their own verdict, and a trace is taken on no trust."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from engine.template import load_template
 from evaluators import isolated_launcher
 from evaluators.isolated_launcher import IsolatedEntry, LauncherTimeout
 from evaluators.launch_trace import TraceError, encode, parse
-from evaluators.triton_kernels import kernels_only
+from evaluators.triton_kernels import KernelSourceError, kernels_only, load
 
 REPO = Path(__file__).resolve().parents[2]
 ISOLATED = {"isolate_launcher": True}
@@ -89,11 +90,37 @@ def _small_args(batch: int = 1, heads: int = 16, topk: int = 64):
 def test_a_launcher_that_hangs_is_a_timeout_and_its_process_is_gone(tmp_path, faulty_request, monkeypatch):
     monkeypatch.setattr(isolated_launcher, "RECORD_S", 3.0)
     # slow_compile's launcher loops in its first call: no kernel of it runs in this process
-    entry = IsolatedEntry(faulty_request("slow_compile")["source"], "sparse_mla_decode", tmp_path, torch.device("cpu"))
+    entry = IsolatedEntry(faulty_request("slow_compile")["source"], "sparse_mla_decode", torch.device("cpu"))
     try:
         with pytest.raises(LauncherTimeout, match="had not recorded a call after 3 s"):
             entry(*_small_args())
         assert entry._proc.poll() is not None  # killed, its group with it
+    finally:
+        entry.close()
+
+
+HALF_A_LINE = '''
+import torch
+
+
+def sparse_mla_decode(q, kv_cache, indices, sm_scale, out, lse):
+    for name in torch.os.listdir("/proc/self/fd"):
+        if int(name) > 2:
+            try:
+                torch.os.write(int(name), b'{"trace": ')
+            except OSError:
+                pass
+    while True:
+        pass
+'''
+
+
+def test_a_recorder_that_writes_half_an_answer_and_stops_is_a_timeout(monkeypatch):
+    monkeypatch.setattr(isolated_launcher, "RECORD_S", 3.0)
+    entry = IsolatedEntry(HALF_A_LINE, "sparse_mla_decode", torch.device("cpu"))
+    try:
+        with pytest.raises(LauncherTimeout, match="had not recorded a call after 3 s"):
+            entry(*_small_args())
     finally:
         entry.close()
 
@@ -135,7 +162,7 @@ KERNELS = {"_kernel"}
 ])
 def test_a_trace_that_asks_for_more_than_a_launcher_may_is_refused(trace, words):
     with pytest.raises(TraceError, match=words):
-        parse(trace, 2, KERNELS)
+        parse(trace, {0, 1}, KERNELS)
 
 
 def test_a_well_formed_trace_is_accepted_and_its_values_round_trip():
@@ -145,28 +172,33 @@ def test_a_well_formed_trace_is_accepted_and_its_values_round_trip():
                     "kwargs": {"dtype": encode(torch.int32, ids.get), "device": encode(torch.device("cpu"), ids.get)},
                     "out": [2]},
                    {"launch": "_kernel", "grid": [2, 1], "args": [{"t": 0}, {"t": 2}, encode(float("nan"), ids.get)],
-                    "kwargs": {"BH": 16}}], 2, KERNELS)
+                    "kwargs": {"BH": 16}}], {0, 1}, KERNELS)
     assert [s.kernel for s in steps] == [None, "_kernel"] and steps[1].grid == (2, 1)
     with pytest.raises(TraceError, match="cannot hand on"):
         encode(object(), ids.get)
     assert encode(t, lambda x: 5) == {"t": 5}
 
 
-def test_the_kernels_module_keeps_the_kernels_and_their_constants_and_drops_the_host_code():
+def test_the_kernels_module_keeps_the_kernels_and_their_constants_as_literals_and_drops_the_host_code():
     source = '''
 import os
+import math
 import torch
 import triton
 import triton.language as tl
 from triton.experimental.gluon import language as gl
 BH = 16
 BK = BH * 4
+LOG2E = 1 / math.log(2)
 SCALE = tl.constexpr(0.5)
+WIDE: tl.constexpr = 8
+HUGE = 1 << 100000
 TABLE = torch.arange(4)
 PATH = os.getcwd()
+SNEAKY = (print("ran") or tl).constexpr(1)
 
 @triton.heuristics({"EVEN": lambda args: args["n"] % 2 == 0})
-@triton.jit
+@triton.jit(do_not_specialize=["n"])
 def _kernel(x_ptr, n, EVEN: tl.constexpr):
     pass
 
@@ -176,7 +208,29 @@ def launcher(x):
     cut, names = kernels_only(source)
     assert names == ["_kernel"]
     for kept in ("import triton", "import triton.language as tl", "from triton.experimental.gluon import language",
-                 "BH = 16", "BK = BH * 4", "SCALE = tl.constexpr(0.5)", "@triton.jit", "def _kernel("):
+                 "BH = 16", "BK = 64", f"LOG2E = {1 / math.log(2)!r}", "SCALE = _kg_tl.constexpr(0.5)",
+                 "WIDE = _kg_tl.constexpr(8)", "@triton.jit(do_not_specialize=('n',))", "def _kernel("):
         assert kept in cut, kept
-    for dropped in ("import os", "import torch", "TABLE", "PATH", "heuristics", "def launcher"):
+    for dropped in ("import os", "import torch", "HUGE", "TABLE", "PATH", "SNEAKY", "print", "heuristics",
+                    "def launcher"):
         assert dropped not in cut, dropped
+    module = load(cut)
+    assert module.BK == 64 and module.SCALE == 0.5
+
+
+@pytest.mark.parametrize("kernel, words", [
+    ("@triton.jit\ndef _k(x, D=print('ran')):\n    pass", "has a default value"),
+    ("@triton.jit\ndef _k(x, *, D=1):\n    pass", "has a default value"),
+    ("@triton.jit\ndef _k(x: print('ran')):\n    pass", "annotates 'x' with something other than constexpr"),
+    ("@triton.jit\ndef _k(x) -> print('ran'):\n    pass", "return annotation"),
+    ("@(print('ran') or triton).jit\ndef _k(x):\n    pass", "no decorator that is Triton's or Gluon's jit"),
+    ("@triton.jit(debug=print('ran'))\ndef _k(x):\n    pass", "passes its decorator a value that is not a literal"),
+])
+def test_a_kernel_whose_signature_or_decorator_would_run_python_when_loaded_is_refused(kernel, words):
+    with pytest.raises(KernelSourceError, match=words):
+        kernels_only(f"import triton\nimport triton.language as tl\n{kernel}\n")
+
+
+def test_an_operator_name_that_is_not_an_overload_is_refused():
+    with pytest.raises(TraceError, match="no operator"):
+        parse([{"op": "aten.copy_.__init__", "args": ["aten::copy_"], "out": []}], {0}, KERNELS)
