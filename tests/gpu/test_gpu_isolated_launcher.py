@@ -24,11 +24,9 @@ def runner(module_worker):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("template, genes", [
-    (TRITON, {}),
     (TRITON, {"NUM_SPLITS": "auto", "COMBINE": "fused"}),
-    (GLUON, {}),
     (GLUON, {"WARP_SPECIALIZE": True, "NUM_SPLITS": 16, "COMBINE": "fused"}),
-], ids=["triton", "triton-auto-fused", "gluon", "gluon-ws-16splits-fused"])
+], ids=["triton-auto-fused", "gluon-ws-16splits-fused"])
 def test_a_genome_isolated_passes_and_times_as_it_does_in_the_worker(runner, template, genes):
     space = template.load_space()
     params = {**space.default_params(), **genes}

@@ -9,6 +9,9 @@
 # From the repository root on the device, carrying .whl:
 #   bash docs/diagnostics/session80-20261207/call1.sh
 n=80 && source scripts/device/call_env.sh
-bash scripts/device/template_gpu_tests.sh 80 "$(( ${CALL_SECONDS:-400} - 20 ))" tests/gpu/test_gpu_isolated_launcher.py
+bash scripts/device/template_gpu_tests.sh 80 "$(( ${CALL_SECONDS:-450} - 230 ))" tests/gpu/test_gpu_isolated_launcher.py
 for f in /tmp/pytest-of-*/pytest-current/worker*/worker.log; do echo "== $f"; tail -60 "$f"; done > "$OUT/call80-worker-tail.txt" 2>&1
 cat "$OUT/call80-machine.txt"
+# then the cost side by side (isolation_figures.py: two templates, four evaluations each; 200 s kept for it)
+timeout -s INT 200 python3 docs/diagnostics/session80-20261207/isolation_figures.py "$OUT" > "$OUT/call80-figures.txt" 2>&1
+echo "figures rc $?" >> "$OUT/call80-machine.txt"; cat "$OUT/call80-figures.txt"
