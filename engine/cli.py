@@ -39,6 +39,7 @@ from engine.strategies.base import Proposal, StorageError
 from engine.strategies.llm import LlmStrategy
 from engine.template import RenderError, Template, load_template
 from evaluators.build_target import BuildTarget
+from evaluators.confinement import isolation_wanted, not_dumpable
 from evaluators.cuda_compile import BUILD_CACHE, compile_cuda, nvcc_version, unsupported_gpu
 from evaluators.rejection import Rejection
 from evaluators.static_cuda import static_check_cubin, static_check_cuda
@@ -282,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     signal.signal(signal.SIGTERM, _interrupt)  # a killed driver still stops its worker
     args.worker_zygote = None  # started by the first _start_runner that asks for one, ended here
+    if isolation_wanted({}):
+        not_dumpable()  # a candidate's confined launcher may not trace the run's own process
     try:
         return {"evolve": cmd_evolve, "eval": cmd_eval, "show": cmd_show, "compact": cmd_compact,
                 "audit": cmd_audit, "compile": cmd_compile,

@@ -26,10 +26,10 @@ import torch
 from evaluators.bench import GraphTimer, WallTimer
 from evaluators.environment import fingerprint as environment
 from evaluators.guards import Rejection, Witness, below_roofline, hidden_work, outputs_agree, static_check_triton
+from evaluators.confinement import isolation_wanted
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.harness_state import HarnessState, untampered
 from evaluators.isolated_launcher import IsolatedEntry, LauncherTimeout
-from evaluators.isolated_launcher import wanted as wants_isolation
 from evaluators.problems import make_problem
 from evaluators.static_cuda import static_check_cubin, static_check_cuda
 from evaluators.status import Status
@@ -164,7 +164,7 @@ class Evaluator:
         if req["language"] != "triton":
             raise StageFailure(Status.COMPILE_ERROR, "compile", f"language {req['language']!r} has no runner")
         try:
-            if wants_isolation(self._guards):
+            if isolation_wanted(self._guards):
                 self._isolated = IsolatedEntry(req["source"], req["entry"], self.device)
                 return self._isolated
             return load_entry(req["source"], req["entry"], self.workdir)

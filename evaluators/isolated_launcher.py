@@ -27,6 +27,7 @@ from typing import Any
 
 import torch
 
+from evaluators.confinement import ENV, not_dumpable
 from evaluators.launch_trace import TraceError, encode, parse, replay
 from evaluators.rejection import Rejection
 from evaluators.status import Status
@@ -35,7 +36,6 @@ from evaluators.triton_kernels import KernelSourceError, kernels_only
 from evaluators.triton_kernels import load as load_kernels
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-ENV = "KG_ISOLATE_LAUNCHER"  # "1": a Triton candidate's launcher runs in a process of its own
 READY_S = 120.0   # the recorder's start: an interpreter, torch, Triton and the candidate's module
 RECORD_S = 30.0   # one recording: the launcher's Python on fake tensors, milliseconds when honest
 MAX_REPLY = 1 << 24  # bytes of one answer: a trace of MAX_STEPS steps is a few hundred kilobytes
@@ -47,14 +47,6 @@ class LauncherTimeout(Exception):
 
 class LauncherError(RuntimeError):
     """The candidate's launcher raised, or did what an isolated launcher cannot (its message)."""
-
-
-def wanted(guards: dict[str, Any]) -> bool:
-    """Whether a request's evaluation isolates its launcher: its ``isolate_launcher`` guard, else
-    the worker's environment."""
-    if "isolate_launcher" in guards:
-        return bool(guards["isolate_launcher"])
-    return os.environ.get(ENV, "") == "1"
 
 
 class IsolatedEntry:
@@ -73,7 +65,7 @@ class IsolatedEntry:
                                ) from None
         self.kernels: dict[str, Any] = {n: getattr(module, n) for n in names}
         self._traces: dict[tuple, list] = {}
-        _not_dumpable()
+        not_dumpable()
         read_fd, write_fd = os.pipe()
         env = {**os.environ, "KG_RESPONSE_FD": str(write_fd), "KG_PARENT_PID": str(os.getpid()),
                "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
@@ -172,17 +164,6 @@ class IsolatedEntry:
                 raise LauncherError(f"the isolated launcher's process ended (exit status {code})")
             raise LauncherError(f"the isolated launcher's process wrote {line[:200]!r}")
         return reply
-
-
-def _not_dumpable() -> None:
-    """This process no longer dumpable: a process without CAP_SYS_PTRACE (the recorder) may then
-    neither trace it nor read or write its memory through /proc, even as the same user."""
-    import ctypes
-
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
-
-
-_PR_SET_DUMPABLE = 4
 
 
 def _describe(args: tuple) -> list:

@@ -29,6 +29,7 @@ import select
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -37,6 +38,8 @@ import time
 import traceback
 from pathlib import Path
 from typing import Any
+
+from evaluators.confinement import less_privileged, not_dumpable
 
 ENV = "KG_WORKER_ZYGOTE"
 OFF = "off"  # KG_WORKER_ZYGOTE=off: every worker a new interpreter, and no command starts a zygote
@@ -260,6 +263,7 @@ def _serve(socket_path: str) -> None:
     # a CUDA driver initialised here would be unusable in every worker forked from here; neither
     # import loads it today, but a later torch or Triton that does must cost speed, not workers
     driver_loaded = _cuda_driver_loaded()
+    not_dumpable()  # no confined launcher of a candidate's traces this process, nor its forks
 
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(socket_path)
@@ -311,6 +315,9 @@ def _answer(conn: socket.socket, started_with: dict[str, str], base_path: list[s
         while chunk := conn.recv(65536):  # the rest of a long request, to the caller's end
             message += chunk
         request = json.loads(message)
+        peer, _, _ = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+        if why := less_privileged(peer):  # a candidate's confined launcher would fork back its privilege
+            raise ValueError(f"asked by process {peer}, which has less privilege than this zygote: {why}")
         if len(fds) != 4:
             raise ValueError(f"{len(fds)} descriptors, not 4")
         if why := refusal(request, started_with, dict(os.environ), driver_loaded):

@@ -6,13 +6,17 @@ to nothing or to their own verdict, and a trace is taken on no trust."""
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 import torch
 
 from engine.template import load_template
-from evaluators import isolated_launcher
+from evaluators import confinement, isolated_launcher
 from evaluators.isolated_launcher import IsolatedEntry, LauncherTimeout
 from evaluators.launch_trace import TraceError, encode, parse
 from evaluators.triton_kernels import KernelSourceError, kernels_only, load
@@ -71,10 +75,10 @@ def test_each_cheat_of_the_launcher_comes_to_nothing_or_to_its_verdict(runner, f
 
 
 def test_the_environment_turns_isolation_on_and_a_request_overrides_it(monkeypatch):
-    monkeypatch.setenv(isolated_launcher.ENV, "1")
-    assert isolated_launcher.wanted({}) and not isolated_launcher.wanted({"isolate_launcher": False})
-    monkeypatch.delenv(isolated_launcher.ENV)
-    assert not isolated_launcher.wanted({}) and isolated_launcher.wanted(ISOLATED)
+    monkeypatch.setenv(confinement.ENV, "1")
+    assert confinement.isolation_wanted({}) and not confinement.isolation_wanted({"isolate_launcher": False})
+    monkeypatch.delenv(confinement.ENV)
+    assert not confinement.isolation_wanted({}) and confinement.isolation_wanted(ISOLATED)
 
 
 def _small_args(batch: int = 1, heads: int = 16, topk: int = 64):
@@ -234,3 +238,45 @@ def test_a_kernel_whose_signature_or_decorator_would_run_python_when_loaded_is_r
 def test_an_operator_name_that_is_not_an_overload_is_refused():
     with pytest.raises(TraceError, match="no operator"):
         parse([{"op": "aten.copy_.__init__", "args": ["aten::copy_"], "out": []}], {0}, KERNELS)
+
+
+# -- what keeps a confined launcher off the processes around it ------------------------------------
+GIVE_UP_PRIVILEGE = "import ctypes; ctypes.CDLL(None).prctl(38, 1, 0, 0, 0)\n"  # PR_SET_NO_NEW_PRIVS
+
+
+def test_a_process_that_gave_up_privilege_is_less_privileged_and_this_one_is_not():
+    child = subprocess.Popen([sys.executable, "-c", GIVE_UP_PRIVILEGE + "import sys; sys.stdin.read()"],
+                             stdin=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while "NoNewPrivs:\t1" not in Path(f"/proc/{child.pid}/status").read_text():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert "no_new_privs" in (confinement.less_privileged(child.pid) or "")
+        assert confinement.less_privileged(os.getpid()) is None
+    finally:
+        child.communicate(b"")
+
+
+def test_the_zygote_forks_nothing_for_a_process_with_less_privilege(tmp_path):
+    """A candidate's confined launcher that finds the zygote's socket cannot have it fork a process
+    with the privilege it gave up (which could then trace the worker)."""
+    socket_path = os.environ.get("KG_WORKER_ZYGOTE")
+    if not socket_path or socket_path == "off":
+        pytest.skip("the test session runs no zygote")
+    asker = GIVE_UP_PRIVILEGE + f"""
+import os, sys
+from pathlib import Path
+from evaluators import zygote
+read_fd, write_fd = os.pipe()
+try:
+    zygote.spawn({socket_path!r}, [sys.executable, "-m", "evaluators.worker", "x"], dict(os.environ), Path.cwd(),
+                 Path({str(tmp_path / "w.log")!r}), write_fd)
+except OSError as exc:
+    print("refused:", exc)
+else:
+    print("forked")
+"""
+    done = subprocess.run([sys.executable, "-c", asker], capture_output=True, text=True, timeout=120, cwd=REPO,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert "refused:" in done.stdout and "less privilege than this zygote" in done.stdout, done.stdout + done.stderr
