@@ -24,9 +24,9 @@ from typing import Any, Callable
 import torch
 
 from evaluators.bench import GraphTimer, WallTimer
+from evaluators.confinement import isolation_wanted
 from evaluators.environment import fingerprint as environment
 from evaluators.guards import Rejection, Witness, below_roofline, hidden_work, outputs_agree, static_check_triton
-from evaluators.confinement import isolation_wanted
 from evaluators.hardware import find_hardware, roofline_floor_s
 from evaluators.harness_state import HarnessState, untampered
 from evaluators.isolated_launcher import IsolatedEntry, LauncherTimeout
