@@ -2,17 +2,18 @@
 honest kernel and the Triton template's default genome, three rounds alternating in the worker /
 isolated, in one Evaluator (as a worker holds it)."""
 import os, sys, time, statistics
-os.environ["TRITON_INTERPRET"] = "1"
-sys.path.insert(0, "/work/main")
 from pathlib import Path
+os.environ["TRITON_INTERPRET"] = "1"
+REPO = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(REPO))
 import torch
 from evaluators.triton_backend import patch_interpreter_bf16_dot
 patch_interpreter_bf16_dot()
 from engine.template import load_template
 from evaluators.harness import Evaluator
-ev = Evaluator(torch.device("cpu"), Path("/tmp/isocost"))
-fixture = load_template(Path("/work/main/tests/fixtures/templates/sparse_mla_faulty.triton.j2"))
-triton_t = load_template(Path("/work/main/templates/sparse_mla.triton.j2"))
+ev = Evaluator(torch.device("cpu"), Path(os.environ.get("TMPDIR", "/tmp")) / "isocost")
+fixture = load_template(REPO / "tests/fixtures/templates/sparse_mla_faulty.triton.j2")
+triton_t = load_template(REPO / "templates/sparse_mla.triton.j2")
 params = triton_t.load_space().default_params()
 cases = {
     "fixture": fixture.request(fixture.render({"FAULT": "none", "CHECKED_CALLS": 7, "BENCH_CAPTURES": 1}), seed=11),
