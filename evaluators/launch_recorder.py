@@ -101,8 +101,8 @@ def record(entry, descriptors: list, device: str, module_file: str) -> dict[str,
 
 
 class _FakeTensors(FakeTensorMode):
-    """Fake tensors that never reach for a device: torch.cuda.is_available() answers True here
-    (``_answer_device_queries``), which would have the mode make some tensors on the GPU."""
+    """Fake tensors that never reach for a device (none is visible here): a torch whose fake mode
+    would otherwise make some tensors on the GPU it finds (``avoid_device_init``) makes none."""
 
     @property
     def avoid_device_init(self) -> bool:
@@ -292,8 +292,14 @@ def _warm(device: str) -> None:
 def _answer_device_queries(properties: dict[str, Any]) -> None:
     """This process sees no GPU; the launcher's questions about the device (its multiprocessors,
     its capability) are answered with the checker's device's figures."""
+    from torch._subclasses import fake_tensor
+
     props = types.SimpleNamespace(**properties)
-    torch.cuda.is_available = lambda: True
+    # torch.cuda.is_available() stays False: torch 2.11's fake tensors read it, and ready a CUDA
+    # context when it is True (init_gpu_context), which no GPU here can give (the eightieth
+    # session's H100 run: "No CUDA GPUs are available" at the first fake tensor); nor is that
+    # readying done here for a torch that asks otherwise
+    fake_tensor.init_gpu_context = lambda device: None
     torch.cuda.device_count = lambda: 1
     torch.cuda.current_device = lambda: 0
     torch.cuda.get_device_properties = lambda device=None: props
