@@ -15,6 +15,7 @@ import os
 
 ENV = "KG_ISOLATE_LAUNCHER"  # "1": a Triton candidate's launcher runs in a process of its own
 _PR_SET_DUMPABLE = 4
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 def isolation_wanted(guards: dict) -> bool:
@@ -29,6 +30,13 @@ def not_dumpable() -> None:
     """This process no longer dumpable (no core dumps either): a process without CAP_SYS_PTRACE
     may then neither trace it nor read or write its memory through /proc, even as its user."""
     ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+def adopt_orphans() -> None:
+    """This process the parent of every orphan among its descendants (a child subreaper): what a
+    recorder starts in a session of its own and leaves behind becomes this process's child, which
+    it can find and kill (``isolated_launcher._kill_escaped``)."""
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 def less_privileged(pid: int) -> str | None:

@@ -66,6 +66,8 @@ class IsolatedEntry:
         self.kernels: dict[str, Any] = {n: getattr(module, n) for n in names}
         self._traces: dict[tuple, list] = {}
         not_dumpable()
+        # what this process already has in other sessions (a caller's own workers) is not the recorder's
+        self._children_before = {pid for pid, ppid, _ in _processes() if ppid == os.getpid()}
         read_fd, write_fd = os.pipe()
         env = {**os.environ, "KG_RESPONSE_FD": str(write_fd), "KG_PARENT_PID": str(os.getpid()),
                "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
@@ -106,6 +108,7 @@ class IsolatedEntry:
         except ProcessLookupError:
             pass
         self._proc.wait()
+        _kill_escaped(self._children_before)
         self._replies.close()
         if self._proc.stdin:
             self._proc.stdin.close()
@@ -164,6 +167,36 @@ class IsolatedEntry:
                 raise LauncherError(f"the isolated launcher's process ended (exit status {code})")
             raise LauncherError(f"the isolated launcher's process wrote {line[:200]!r}")
         return reply
+
+
+def _kill_escaped(before: set[int]) -> None:
+    """Kills what a recorder started in a session of its own (out of reach of its group's kill).
+    The worker adopts such orphans (``confinement.adopt_orphans``), and its own children run in its
+    own session: a child of another session that was not there before the recorder (``before``) is
+    one of them. Again until none is left: one may have forked while it was killed."""
+    mine = os.getsid(0)
+    for _ in range(20):
+        found = [pid for pid, ppid, sid in _processes() if ppid == os.getpid() and sid != mine and pid not in before]
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+
+
+def _processes():
+    """(pid, parent pid, session id) of every process this one can see."""
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                with open(f"/proc/{entry.name}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            yield int(entry.name), int(fields[1]), int(fields[3])
 
 
 def _describe(args: tuple) -> list:

@@ -32,6 +32,9 @@ def main() -> None:
     # the driver's pid as it said it, not os.getppid() now: a driver already gone by this line
     # would leave init as the parent, and the watch would never see it go
     _end_with_the_driver(int(os.environ.get("KG_PARENT_PID", "0")))
+    from evaluators.confinement import adopt_orphans
+
+    adopt_orphans()  # what an isolated launcher leaves in a session of its own is this worker's to kill
     import torch
 
     cuda = os.environ.get("KG_DEVICE") != "cpu" and torch.cuda.is_available()

@@ -129,6 +129,30 @@ def test_a_recorder_that_writes_half_an_answer_and_stops_is_a_timeout(monkeypatc
         entry.close()
 
 
+ESCAPES = '''
+import torch
+
+
+def sparse_mla_decode(q, kv_cache, indices, sm_scale, out, lse):
+    torch.os.system("setsid sleep 3001.25 &")  # a session of its own: out of its group's kill
+'''
+
+
+def test_what_the_recorder_starts_in_a_session_of_its_own_is_killed_with_it(runner, faulty_request):
+    request = {**faulty_request("none"), "source": ESCAPES, "guards": {"static": False, **ISOLATED}}
+    result = runner.evaluate(request)
+    assert result["status"] == "incorrect", result["error"]  # it launched nothing
+    left = [p for p in Path("/proc").iterdir() if p.name.isdigit() and _cmdline(p) == b"sleep\x003001.25\x00"]
+    assert not left
+
+
+def _cmdline(proc: Path) -> bytes:
+    try:
+        return (proc / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def test_no_recorder_outlives_its_evaluation(runner, faulty_request):
     for fault in ("none", "torch_compute", "python_host"):  # passed, rejected, failed
         runner.evaluate(faulty_request(fault, guards={"static": False, **ISOLATED}))
