@@ -22,20 +22,19 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import torch
 
-from evaluators.confinement import ENV, not_dumpable
+from evaluators.confinement import not_dumpable
 from evaluators.launch_trace import TraceError, encode, parse, replay
 from evaluators.rejection import Rejection
+from evaluators.runner import REPO_ROOT, kill_group, repo_pythonpath
 from evaluators.status import Status
 from evaluators.triton_backend import CompileError
 from evaluators.triton_kernels import KernelSourceError, kernels_only
 from evaluators.triton_kernels import load as load_kernels
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 READY_S = 120.0   # the recorder's start: an interpreter, torch, Triton and the candidate's module
 RECORD_S = 30.0   # one recording: the launcher's Python on fake tensors, milliseconds when honest
 MAX_REPLY = 1 << 24  # bytes of one answer: a trace of MAX_STEPS steps is a few hundred kilobytes
@@ -70,8 +69,7 @@ class IsolatedEntry:
         self._children_before = {pid for pid, ppid, _ in _processes() if ppid == os.getpid()}
         read_fd, write_fd = os.pipe()
         env = {**os.environ, "KG_RESPONSE_FD": str(write_fd), "KG_PARENT_PID": str(os.getpid()),
-               "PYTHONPATH": os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p)}
-        env.pop(ENV, None)
+               "PYTHONPATH": repo_pythonpath()}
         if device.type == "cuda":
             env["CUDA_VISIBLE_DEVICES"] = ""  # the candidate's process never sees the GPU
         else:
@@ -93,28 +91,25 @@ class IsolatedEntry:
             raise CompileError(f"in the isolated launcher: {ready.get('error', ready)}"[:2000])
 
     def __call__(self, *args: Any) -> None:
-        key = _signature(args)
+        described = _describe(args)
+        key = tuple(json.dumps(d, sort_keys=True) for d in described)
         if key not in self._traces:
-            self._traces[key] = self._record(args)
+            self._traces[key] = self._record(args, described)
         replay(self._traces[key], args, self.kernels, self.device)
 
     def close(self) -> None:
         if self._closed:
             return  # once: its pid, reaped below, may be another process's by now
         self._closed = True
-        try:
-            # its group, even where it has ended itself: whatever the candidate started there too
-            os.killpg(self._proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        kill_group(self._proc)  # even where it has ended itself: whatever the candidate started there too
         self._proc.wait()
         _kill_escaped(self._children_before)
         self._replies.close()
         if self._proc.stdin:
             self._proc.stdin.close()
 
-    def _record(self, args: tuple) -> list:
-        self._send({"args": _describe(args)})
+    def _record(self, args: tuple, described: list) -> list:
+        self._send({"args": described})
         reply = self._receive(RECORD_S, "recorded a call")
         if "trace" in reply:
             try:
@@ -216,10 +211,6 @@ def _describe(args: tuple) -> list:
             out.append(encode(a, lambda t: 0))
     return out
 
-
-def _signature(args: tuple) -> tuple:
-    described = _describe(args)
-    return tuple(json.dumps(d, sort_keys=True) for d in described)
 
 
 def _properties(device: torch.device) -> dict[str, Any]:

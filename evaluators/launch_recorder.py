@@ -72,7 +72,7 @@ def main() -> None:
 
 
 def record(entry, descriptors: list, device: str, module_file: str) -> dict[str, Any]:
-    with _FakeTensors():
+    with FakeTensorMode():
         args = _fake_args(descriptors, torch.device(device, 0) if device == "cuda" else torch.device(device))
         recording = _Recording(args, module_file)
         _ACTIVE[0] = recording
@@ -82,9 +82,8 @@ def record(entry, descriptors: list, device: str, module_file: str) -> dict[str,
         except TraceError as exc:
             return {"error": f"launcher isolation: {exc}"}
         except Exception as exc:
-            if recording.host_read:
-                return {"error": f"line {recording.host_read}: the launcher read a tensor's values on the host "
-                                 f"(.item(), float(t)), which an isolated launcher cannot: it sees shapes, not values"}
+            if recording.host_read:  # what fake tensors raise on a read: the read is the verdict
+                return _host_read(recording.host_read)
             return {"error": f"{type(exc).__name__}: {exc}"}
         finally:
             _ACTIVE[0] = None
@@ -94,19 +93,14 @@ def record(entry, descriptors: list, device: str, module_file: str) -> dict[str,
         return {"rejected": "torch_compute",
                 "reason": f"line {line}: the launcher computed with PyTorch ({op}{more}); the answer must come from "
                           f"the template's kernels (a launcher may only allocate, view, copy and fill tensors)"}
-    if recording.host_read:
-        return {"error": f"line {recording.host_read}: the launcher read a tensor's values on the host, which an "
-                         f"isolated launcher cannot: it sees shapes, not values"}
+    if recording.host_read:  # read, and its failure caught by the launcher
+        return _host_read(recording.host_read)
     return {"trace": recording.steps}
 
 
-class _FakeTensors(FakeTensorMode):
-    """Fake tensors that never reach for a device (none is visible here): a torch whose fake mode
-    would otherwise make some tensors on the GPU it finds (``avoid_device_init``) makes none."""
-
-    @property
-    def avoid_device_init(self) -> bool:
-        return True
+def _host_read(line: int | str) -> dict[str, str]:
+    return {"error": f"line {line}: the launcher read a tensor's values on the host (.item(), float(t)), "
+                     f"which an isolated launcher cannot: it sees shapes, not values"}
 
 
 def _fake_args(descriptors: list, device) -> list:
@@ -277,7 +271,7 @@ def _warm(device: str) -> None:
     """What torch imports the first time fake tensors are made and viewed, imported now: once this
     process is another user, the folders it would import them from may be closed to it."""
     dev = torch.device(device, 0) if device == "cuda" else torch.device(device)
-    with _FakeTensors():
+    with FakeTensorMode():
         raw = torch.empty(64, dtype=torch.uint8, device=dev)
         t = torch.empty(0, dtype=torch.bfloat16, device=dev).set_(raw.untyped_storage(), 0, (2, 4), (4, 1))
         views = [t.view(-1), t[0], t[:, 1:], t.reshape(4, 2), t.transpose(0, 1), t.as_strided((2,), (1,), 1),

@@ -45,7 +45,7 @@ def _machine_key(env: dict[str, str]) -> tuple[str | None, str | None]:
     return env.get("KG_DEVICE"), env.get("CUDA_VISIBLE_DEVICES")
 
 
-def _kill_group(proc) -> None:
+def kill_group(proc) -> None:
     """SIGKILL to a worker's process group (it leads one: a compiler it started goes too)."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -221,12 +221,12 @@ class WorkerRunner:
             self.closing = True
             proc = self.proc
         if proc is not None and proc.returncode is None:
-            _kill_group(proc)
+            kill_group(proc)
 
     def stop(self) -> None:
         if self.proc is not None:
             if self.proc.poll() is None:
-                _kill_group(self.proc)
+                kill_group(self.proc)
             self.proc.wait()
             if self.proc.stdin:
                 self.proc.stdin.close()

@@ -161,15 +161,7 @@ def test_no_recorder_outlives_its_evaluation(runner, faulty_request):
 
 def _children(pid: int) -> list[int]:
     """The pids of the processes whose parent is ``pid`` (a recorder is its worker's child)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.append(int(entry.name))
-    return found
+    return [child for child, parent, _ in isolated_launcher._processes() if parent == pid]
 
 
 # -- a trace is data from the candidate's process: every field is checked -------------------------
